@@ -1,0 +1,7 @@
+"""Database engines: connection, execution, catalog, transactions."""
+
+from anonsql.engines.base import ColumnInfo, Engine
+from anonsql.engines.duckdb import DuckDBEngine
+from anonsql.engines.registry import ENGINES, connect
+
+__all__ = ["ENGINES", "ColumnInfo", "DuckDBEngine", "Engine", "connect"]

@@ -1,0 +1,167 @@
+"""The engine interface: how anonsql talks to a database.
+
+An engine owns a connection, runs SQL that the ``sql`` layer rendered for its dialect, moves
+small decision tables in as Arrow, fetches aggregates out as Arrow, and reports the catalog.
+It contains no algorithm logic. Capabilities are class attributes, not probes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pyarrow as pa
+
+from anonsql.sql import SqlRenderer, TableName
+
+log = logging.getLogger("anonsql.sql")
+
+_STRING_LITERAL = re.compile(r"'(?:[^']|'')*'")
+
+
+def redact(sql: str) -> str:
+    """Hide string literals (which may be data values) before SQL reaches a log."""
+    return _STRING_LITERAL.sub("'…'", sql)
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """One column of a relation as the catalog describes it."""
+
+    name: str
+    data_type: str
+
+    @property
+    def is_numeric(self) -> bool:
+        base = self.data_type.upper().split("(")[0].strip()
+        return base in NUMERIC_TYPES
+
+
+NUMERIC_TYPES = frozenset(
+    {
+        "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+        "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "REAL", "DOUBLE", "DECIMAL", "NUMERIC",
+        "DOUBLE PRECISION", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8",
+    }
+)
+
+
+@dataclass
+class QueryStats:
+    """Counts statements and their time, for benchmarks and the queries-per-round figure."""
+
+    statements: int = 0
+    seconds: float = 0.0
+
+    def snapshot(self) -> tuple[int, float]:
+        return self.statements, self.seconds
+
+
+class Engine(ABC):
+    """Base class of database engines.
+
+    Subclasses declare ``name`` (the spec's ``engine:`` value) and ``dialect`` (sqlglot's name),
+    and implement connection-level primitives. Everything above this layer speaks SQL rendered by
+    :class:`~anonsql.sql.SqlRenderer` for ``dialect``.
+    """
+
+    name: ClassVar[str]
+    dialect: ClassVar[str]
+    #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional, so a swap can be atomic.
+    transactional_ddl: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self.sql = SqlRenderer(self.dialect)
+        self.stats = QueryStats()
+
+    # -- primitives every engine implements -------------------------------------------------
+    @abstractmethod
+    def _execute(self, sql: str) -> None: ...
+
+    @abstractmethod
+    def _fetch_arrow(self, sql: str) -> pa.Table: ...
+
+    @abstractmethod
+    def _fetchall(self, sql: str) -> list[tuple[Any, ...]]: ...
+
+    @abstractmethod
+    def load_arrow(self, target: TableName, data: pa.Table) -> None:
+        """Create table ``target`` holding ``data`` (replacing nothing: it must not exist)."""
+
+    @abstractmethod
+    def columns(self, relation: TableName) -> list[ColumnInfo] | None:
+        """Columns of a table or view in catalog order, or None if it does not exist."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # -- shared behaviour ---------------------------------------------------------------------
+    def _timed(self, sql: str) -> float:
+        self.stats.statements += 1
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s", redact(sql))
+        return time.perf_counter()
+
+    def execute(self, sql: str) -> None:
+        start = self._timed(sql)
+        try:
+            self._execute(sql)
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+
+    def fetch_arrow(self, sql: str) -> pa.Table:
+        start = self._timed(sql)
+        try:
+            return self._fetch_arrow(sql)
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+
+    def fetchall(self, sql: str) -> list[tuple[Any, ...]]:
+        start = self._timed(sql)
+        try:
+            return self._fetchall(sql)
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+
+    def run(self, template: str, **params: Any) -> None:
+        """Render a template (possibly several statements) and execute it."""
+        for statement in self.sql.render_many(template, **params):
+            self.execute(statement)
+
+    def query(self, template: str, **params: Any) -> list[tuple[Any, ...]]:
+        return self.fetchall(self.sql.render(template, **params))
+
+    def query_arrow(self, template: str, **params: Any) -> pa.Table:
+        return self.fetch_arrow(self.sql.render(template, **params))
+
+    def exists(self, relation: TableName) -> bool:
+        return self.columns(relation) is not None
+
+    def drop(self, relation: TableName, *, view: bool = False) -> None:
+        self.run("drop_relation", relation=relation, kind="VIEW" if view else "TABLE")
+
+    def create_schema(self, schema: str) -> None:
+        self.run("create_schema", schema=schema)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.execute("ROLLBACK")
+            raise
+        else:
+            self.execute("COMMIT")
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

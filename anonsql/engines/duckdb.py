@@ -1,0 +1,83 @@
+"""DuckDB, the embedded default engine."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from anonsql.engines.base import ColumnInfo, Engine
+from anonsql.errors import EngineError
+from anonsql.sql import TableName
+
+_counter = itertools.count()
+
+
+class DuckDBEngine(Engine):
+    """An in-process DuckDB database: a file path or ``:memory:``."""
+
+    name = "duckdb"
+    dialect = "duckdb"
+
+    def __init__(
+        self,
+        database: str | Path = ":memory:",
+        *,
+        connection: duckdb.DuckDBPyConnection | None = None,
+        threads: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.database = str(database)
+        self._owns_connection = connection is None
+        self.con = connection if connection is not None else duckdb.connect(self.database)
+        if threads is not None:
+            self.con.execute(f"SET threads = {int(threads)}")
+
+    def _wrap(self, err: duckdb.Error) -> EngineError:
+        return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {err}")
+
+    def _execute(self, sql: str) -> None:
+        try:
+            self.con.execute(sql).fetchall()
+        except duckdb.Error as err:
+            raise self._wrap(err) from err
+
+    def _fetchall(self, sql: str) -> list[tuple[Any, ...]]:
+        try:
+            return self.con.execute(sql).fetchall()
+        except duckdb.Error as err:
+            raise self._wrap(err) from err
+
+    def _fetch_arrow(self, sql: str) -> pa.Table:
+        try:
+            return self.con.sql(sql).to_arrow_table()
+        except duckdb.Error as err:
+            raise self._wrap(err) from err
+
+    def load_arrow(self, target: TableName, data: pa.Table) -> None:
+        view_name = f"__anonsql_arrow_{next(_counter)}"
+        self.con.register(view_name, data)
+        try:
+            self.run("create_table_as_select_all", target=target, source=TableName(view_name))
+        finally:
+            self.con.unregister(view_name)
+
+    def columns(self, relation: TableName) -> list[ColumnInfo] | None:
+        rows = self.query(
+            "catalog_columns",
+            schema=relation.schema or self.current_schema(),
+            name=relation.name,
+        )
+        if not rows:
+            return None
+        return [ColumnInfo(name=r[0], data_type=str(r[1])) for r in rows]
+
+    def current_schema(self) -> str:
+        return str(self.fetchall("SELECT current_schema()")[0][0])
+
+    def close(self) -> None:
+        if self._owns_connection:
+            self.con.close()

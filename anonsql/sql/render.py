@@ -1,0 +1,93 @@
+"""Render Jinja SQL templates into SQL for one engine.
+
+Templates live in ``sql_templates/`` and are written in DuckDB's dialect. An engine may override
+a template with ``<name>.<dialect>.sql``; the lookup tries the override first and a miss names
+every file it tried. Every rendered statement is parsed by sqlglot at once (a template error names
+the template and shows the SQL) and then generated in the engine's dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import jinja2
+import sqlglot
+from sqlglot import exp
+
+from anonsql.resources import resource_dir
+from anonsql.sql.quoting import TEMPLATE_DIALECT, TableName, ident, literal
+
+
+class TemplateError(RuntimeError):
+    """A template is missing or renders invalid SQL (a bug in anonsql, not in user input)."""
+
+
+def _qname(value: TableName | str) -> str:
+    if isinstance(value, TableName):
+        return value.sql()
+    return ident(value)
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resource_dir("sql_templates"))),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["ident"] = ident
+    env.filters["lit"] = literal
+    env.filters["qname"] = _qname
+    return env
+
+
+class SqlRenderer:
+    """Renders templates for one dialect (``duckdb``, ``postgres``, ...)."""
+
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+
+    def template_names(self, name: str) -> list[str]:
+        return [f"{name}.{self.dialect}.sql", f"{name}.sql"]
+
+    def render_text(self, name: str, params: Mapping[str, Any]) -> str:
+        """Render a template to SQL text in the template dialect (no parsing)."""
+        env = _environment()
+        tried = self.template_names(name)
+        template = None
+        for candidate in tried:
+            try:
+                template = env.get_template(candidate)
+                break
+            except jinja2.TemplateNotFound:
+                continue
+        if template is None:
+            raise TemplateError(f"no SQL template for {name!r}; tried {', '.join(tried)}")
+        try:
+            return template.render(**params)
+        except jinja2.UndefinedError as err:
+            raise TemplateError(f"template {template.name}: {err}") from err
+
+    def render_many(self, name: str, **params: Any) -> list[str]:
+        """Render a template that may hold several statements; return them in this dialect."""
+        text = self.render_text(name, params)
+        try:
+            statements = sqlglot.parse(text, read=TEMPLATE_DIALECT)
+        except sqlglot.errors.ParseError as err:
+            raise TemplateError(f"template {name!r} rendered invalid SQL: {err}\n{text}") from err
+        return [self.generate(s) for s in statements if s is not None]
+
+    def render(self, name: str, **params: Any) -> str:
+        """Render a one-statement template into this dialect."""
+        statements = self.render_many(name, **params)
+        if len(statements) != 1:
+            raise TemplateError(f"template {name!r} rendered {len(statements)} statements, expected 1")
+        return statements[0]
+
+    def generate(self, expression: exp.Expression) -> str:
+        return expression.sql(dialect=self.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)

@@ -1,0 +1,1 @@
+DROP {{ kind }} IF EXISTS {{ relation | qname }}
