@@ -129,15 +129,15 @@ class Engine(ABC):
         finally:
             self.stats.seconds += time.perf_counter() - start
 
-    def run(self, template: str, **params: Any) -> None:
+    def run(self, template: str, /, **params: Any) -> None:
         """Render a template (possibly several statements) and execute it."""
         for statement in self.sql.render_many(template, **params):
             self.execute(statement)
 
-    def query(self, template: str, **params: Any) -> list[tuple[Any, ...]]:
+    def query(self, template: str, /, **params: Any) -> list[tuple[Any, ...]]:
         return self.fetchall(self.sql.render(template, **params))
 
-    def query_arrow(self, template: str, **params: Any) -> pa.Table:
+    def query_arrow(self, template: str, /, **params: Any) -> pa.Table:
         return self.fetch_arrow(self.sql.render(template, **params))
 
     def exists(self, relation: TableName) -> bool:

@@ -73,7 +73,7 @@ class SqlRenderer:
         except jinja2.UndefinedError as err:
             raise TemplateError(f"template {template.name}: {err}") from err
 
-    def render_many(self, name: str, **params: Any) -> list[str]:
+    def render_many(self, name: str, /, **params: Any) -> list[str]:
         """Render a template that may hold several statements; return them in this dialect."""
         text = self.render_text(name, params)
         try:
@@ -82,7 +82,7 @@ class SqlRenderer:
             raise TemplateError(f"template {name!r} rendered invalid SQL: {err}\n{text}") from err
         return [self.generate(s) for s in statements if s is not None]
 
-    def render(self, name: str, **params: Any) -> str:
+    def render(self, name: str, /, **params: Any) -> str:
         """Render a one-statement template into this dialect."""
         statements = self.render_many(name, **params)
         if len(statements) != 1:

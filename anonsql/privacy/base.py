@@ -1,0 +1,150 @@
+"""The privacy-model interface.
+
+A privacy model has three faces that must agree:
+
+* a **SQL violation query** over a published relation: it returns one row per violating
+  equivalence class (zero rows = the model holds). The same query backs ``anonsql check``,
+  the verify gate of every publish, and dbt tests;
+* a **vectorized Python predicate** over per-part aggregates (:class:`PartStats`), which the
+  search algorithms use to decide whether a candidate split is allowed;
+* **parameter validation** against the data (``k`` against the row count, ``l`` against the
+  number of distinct sensitive values, ...), with messages that give value, rule and bound.
+
+A property test keeps the SQL query and the predicate in agreement on random tables.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from anonsql.errors import InfeasibleError, SpecError
+from anonsql.sql import SqlRenderer, TableName
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+#: Slack for floating-point comparisons, shared by the SQL queries and the predicates.
+EPSILON = 1e-9
+
+
+@dataclass
+class PartStats:
+    """Aggregates of a batch of candidate parts (equivalence classes to be).
+
+    ``counts[i]`` is the number of rows of part ``i``. For each sensitive column a model asked
+    for, ``histograms[column][i, v]`` counts the rows of part ``i`` whose sensitive value has code
+    ``v``; codes number the column's distinct values in ascending value order (so ordered
+    distances can use code order), and ``global_counts[column][v]`` counts them over the whole
+    table.
+    """
+
+    counts: IntArray
+    histograms: dict[str, IntArray] = field(default_factory=dict)
+    global_counts: dict[str, IntArray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.counts.shape[0])
+
+    def take(self, index: npt.NDArray[Any]) -> PartStats:
+        """The sub-batch selected by ``index`` (a boolean mask or integer positions)."""
+        return PartStats(
+            counts=self.counts[index],
+            histograms={c: h[index] for c, h in self.histograms.items()},
+            global_counts=self.global_counts,
+        )
+
+
+@dataclass(frozen=True)
+class DataProfile:
+    """What parameter validation may know about the data: row count and SA domain sizes."""
+
+    rows: int
+    distinct_sensitive: Mapping[str, int]
+
+
+class Params(BaseModel):
+    """Base of every model's parameter schema: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PrivacyModel(ABC):
+    """Base class of privacy models.
+
+    Subclasses declare ``name`` (the spec key), ``Params`` (a pydantic schema of their
+    parameters), whether they read a sensitive column, and whether they are *monotonic*
+    (a union of classes that satisfy the model satisfies it too), which makes merging classes
+    that publish the same generalized tuple safe.
+    """
+
+    name: ClassVar[str]
+    Params: ClassVar[type[Params]]
+    needs_sensitive: ClassVar[bool] = False
+    monotonic: ClassVar[bool] = True
+    #: The paper the model comes from, for the docs and the certificate.
+    reference: ClassVar[str] = ""
+
+    def __init__(self, params: Params) -> None:
+        self.params = params
+
+    @classmethod
+    def from_spec(cls, raw: Mapping[str, Any] | None, *, key: str) -> PrivacyModel:
+        try:
+            params = cls.Params.model_validate(dict(raw or {}))
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "(parameters)"
+            raise SpecError(
+                f"{key}.{where}", first["msg"], cls.parameter_help()
+            ) from None
+        model = cls(params)
+        model.check_params(key)
+        return model
+
+    @classmethod
+    def parameter_help(cls) -> str:
+        fields = ", ".join(cls.Params.model_fields)
+        return f"give {cls.name} the parameters: {fields}"
+
+    def check_params(self, key: str) -> None:
+        """Validate parameters on their own (bounds that do not depend on the data)."""
+
+    def check_against(self, profile: DataProfile, key: str) -> None:
+        """Validate parameters against the data; raise SpecError/InfeasibleError naming the bound."""
+
+    @property
+    def sensitive_column(self) -> str | None:
+        return getattr(self.params, "column", None)
+
+    @abstractmethod
+    def holds(self, parts: PartStats) -> BoolArray:
+        """For each part, whether the model holds on it."""
+
+    @abstractmethod
+    def violations_sql(
+        self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]
+    ) -> str:
+        """A query returning one row per equivalence class of ``relation`` that violates the model.
+
+        Classes are the groups of rows with equal values in ``qids``. The rows carry the class's
+        size and the statistic that failed, so an analyst can see why.
+        """
+
+    def describe(self) -> str:
+        args = ", ".join(f"{k}={v}" for k, v in self.params.model_dump().items())
+        return f"{self.name}({args})"
+
+    def parameters(self) -> dict[str, Any]:
+        return self.params.model_dump()
+
+
+def infeasible(model: PrivacyModel, problem: str, fix: str) -> InfeasibleError:
+    return InfeasibleError(f"{model.describe()}: {problem}. Fix: {fix}")

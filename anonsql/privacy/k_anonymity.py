@@ -1,0 +1,49 @@
+"""k-anonymity (Samarati & Sweeney, 1998; Sweeney, IJUFKS 2002).
+
+Every equivalence class holds at least ``k`` rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from anonsql.errors import SpecError
+from anonsql.privacy.base import BoolArray, DataProfile, Params, PartStats, PrivacyModel
+from anonsql.sql import SqlRenderer, TableName
+
+
+class KAnonymityParams(Params):
+    k: int = Field(description="minimum class size")
+
+
+class KAnonymity(PrivacyModel):
+    """Every class of rows sharing the same quasi-identifier values has at least ``k`` rows."""
+
+    name = "k_anonymity"
+    Params = KAnonymityParams
+    reference = "L. Sweeney, k-anonymity: a model for protecting privacy, IJUFKS 10(5), 2002"
+
+    @property
+    def k(self) -> int:
+        assert isinstance(self.params, KAnonymityParams)
+        return self.params.k
+
+    def check_params(self, key: str) -> None:
+        if self.k < 1:
+            raise SpecError(f"{key}.k", f"k = {self.k} is below 1", "use k >= 1")
+
+    def check_against(self, profile: DataProfile, key: str) -> None:
+        if self.k > profile.rows:
+            raise SpecError(
+                f"{key}.k",
+                f"k = {self.k} exceeds the {profile.rows} rows of the source",
+                f"use k <= {profile.rows}",
+            )
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        return parts.counts >= self.k
+
+    def violations_sql(self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]) -> str:
+        return renderer.render("privacy/k_anonymity", relation=relation, qids=list(qids), k=self.k)
