@@ -120,6 +120,10 @@ class PrivacyModel(ABC):
     def check_against(self, profile: DataProfile, key: str) -> None:
         """Validate parameters against the data; raise SpecError/InfeasibleError naming the bound."""
 
+    def min_rows(self) -> int:
+        """A lower bound on the rows of any part on which the model can hold."""
+        return 1
+
     @property
     def sensitive_column(self) -> str | None:
         return getattr(self.params, "column", None)

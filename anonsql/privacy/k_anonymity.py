@@ -42,6 +42,9 @@ class KAnonymity(PrivacyModel):
                 f"use k <= {profile.rows}",
             )
 
+    def min_rows(self) -> int:
+        return self.k
+
     def holds(self, parts: PartStats) -> BoolArray:
         return parts.counts >= self.k
 

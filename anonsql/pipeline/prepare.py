@@ -1,0 +1,225 @@
+"""Resolve a spec against the engine's catalog and build the working tables.
+
+Every check that can fail on user input runs here, before any work: the source exists, the
+declared columns exist and have fitting types, hierarchies load and cover the data, privacy
+parameters fit the data. Errors name the key, the problem and the fix, never a data value.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from anonsql.engines import ColumnInfo, Engine
+from anonsql.errors import SpecError
+from anonsql.hierarchies import (
+    Hierarchy,
+    build_hierarchy,
+    materialize,
+    read_hierarchy,
+    read_hierarchy_table,
+    uncovered,
+)
+from anonsql.pipeline.job import Dimension, Job, SensitiveAttribute
+from anonsql.privacy import PRIVACY_MODELS, DataProfile, PrivacyModel
+from anonsql.resources import resource_dir
+from anonsql.spec import Role, Spec
+from anonsql.sql import TableName
+
+#: Suffix of the recoding table's generalized columns; checked against user column names.
+GENERALIZED_SUFFIX = "__generalized"
+
+
+def parse_relation(text: str, key: str) -> TableName:
+    try:
+        return TableName.parse(text)
+    except ValueError:
+        raise SpecError(key, "not a table name", "write it as schema.table or table") from None
+
+
+def source_columns(engine: Engine, source: TableName, key: str = "source") -> list[ColumnInfo]:
+    columns = engine.columns(source)
+    if columns is None:
+        raise SpecError(key, f"the relation {source} does not exist in the database",
+                        "check the schema and table name (and the database path)")
+    return columns
+
+
+def check_columns(declared: list[str], catalog: list[ColumnInfo], key: str) -> None:
+    names = [c.name for c in catalog]
+    for name in declared:
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"the columns are: {', '.join(names)}"
+            raise SpecError(f"{key}.{name}", "no such column in the source", hint)
+
+
+def build_models(spec: Spec) -> list[PrivacyModel]:
+    models = []
+    for position, entry in enumerate(spec.privacy):
+        name, params = next(iter(entry.items()))
+        key = f"privacy[{position}].{name}"
+        if name not in PRIVACY_MODELS:
+            raise SpecError(key, PRIVACY_MODELS.unknown_message(name), "use a known model name")
+        model = PRIVACY_MODELS.get(name).from_spec(params, key=key)
+        column = model.sensitive_column
+        if model.needs_sensitive and column is not None:
+            declared = spec.columns.get(column)
+            if declared is None or declared.role is not Role.SENSITIVE:
+                raise SpecError(f"{key}.column", f"column {column!r} is not declared with role sensitive",
+                                f"add `{column}: {{role: sensitive}}` under columns")
+        models.append(model)
+    return models
+
+
+def load_hierarchy(engine: Engine, spec: Spec, source: TableName, column: str) -> Hierarchy:
+    """Load a column's hierarchy from a file, a database table or a builder."""
+    declared = spec.columns[column].hierarchy
+    key = f"columns.{column}.hierarchy"
+    if isinstance(declared, str):
+        return read_hierarchy(resolve_path(declared, spec.base_dir, key), name=column)
+    assert isinstance(declared, dict)
+    if "table" in declared:
+        if set(declared) != {"table"}:
+            raise SpecError(key, "a table hierarchy takes only the key 'table'", "remove the other keys")
+        relation = parse_relation(str(declared["table"]), f"{key}.table")
+        return read_hierarchy_table(engine, relation, name=column)
+    if "builder" in declared:
+        values = [str(r[0]) for r in engine.query("prepare/distinct_text", source=source, column=column)]
+        return build_hierarchy(declared, values, name=column)
+    raise SpecError(key, "a hierarchy is a file path, {table: ...} or {builder: ...}",
+                    "give one of these forms")
+
+
+def resolve_path(text: str, base_dir: Path, key: str) -> Path:
+    """A relative path is looked up beside the spec, then among the shipped hierarchies."""
+    path = Path(text)
+    if path.is_absolute():
+        candidates = [path]
+    else:
+        candidates = [base_dir / path, resource_dir("hierarchies") / path]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    tried = ", ".join(str(c) for c in candidates)
+    raise SpecError(key, f"hierarchy file not found (tried {tried})", "check the path; relative "
+                    "paths are resolved beside the spec file, then in anonsql's shipped hierarchies")
+
+
+def prepare(spec: Spec, engine: Engine) -> Job:
+    """Validate ``spec`` against ``engine`` and build the run's working tables."""
+    source = parse_relation(spec.source, "source")
+    output = TableName(name=spec.output.name, schema=spec.output.schema_)
+    if output == source:
+        raise SpecError("output", "the output would replace the source", "publish under another name")
+    catalog = source_columns(engine, source)
+    check_columns(list(spec.columns), catalog, "columns")
+    types = {c.name: c for c in catalog}
+    for name in spec.columns:
+        if name.endswith(GENERALIZED_SUFFIX):
+            raise SpecError(f"columns.{name}", f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
+                            "rename the column in a view over the source")
+
+    dims: list[Dimension] = []
+    for name in spec.quasi_identifiers:
+        col = spec.columns[name]
+        key = f"columns.{name}"
+        if col.hierarchy is not None:
+            if col.type == "numeric":
+                raise SpecError(key, "a numeric QID is generalized to intervals and takes no hierarchy",
+                                "drop `type: numeric` to use the hierarchy, or drop the hierarchy")
+            dims.append(Dimension(len(dims), name, "categorical"))
+        elif col.type == "numeric":
+            if not types[name].is_numeric:
+                raise SpecError(f"{key}.type", f"declared numeric but the column is {types[name].data_type}",
+                                "give the column a hierarchy instead of type: numeric")
+            dims.append(Dimension(len(dims), name, "numeric"))
+        else:
+            raise SpecError(key, "a quasi-identifier needs a hierarchy or `type: numeric`",
+                            "add `hierarchy: <file>` or `type: numeric`")
+    models = build_models(spec)
+    sa_columns = sorted({m.sensitive_column for m in models if m.needs_sensitive and m.sensitive_column},
+                        key=list(spec.columns).index)
+    sensitive = [
+        SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)
+    ]
+
+    profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
+    row = {name: profile.column(name)[0].as_py() for name in profile.column_names}
+    rows = int(row["rows"])
+    if rows == 0:
+        raise SpecError("source", "the source table is empty", "anonymize a table with rows")
+    for d in dims:
+        nulls = int(row[f"nulls{d.index}"])
+        if nulls:
+            raise SpecError(f"columns.{d.column}", f"{nulls} rows have NULL in this quasi-identifier",
+                            "fill the NULLs (e.g. a view with COALESCE) or exclude those rows")
+        if d.is_numeric:
+            d.global_min, d.global_max = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
+    for s in sensitive:
+        s.distinct = int(row[f"distinct{s.index}"])
+    data = DataProfile(rows=rows, distinct_sensitive={s.column: s.distinct for s in sensitive})
+    for position, model in enumerate(models):
+        model.check_against(data, f"privacy[{position}].{model.name}")
+
+    roles = {name: col.role for name, col in spec.columns.items()}
+    passthrough = [c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)]
+    dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
+    job = Job(spec=spec, engine=engine, source=source, output=output, dimensions=dims,
+              sensitive=sensitive, models=models, passthrough=passthrough, dropped=dropped, rows=rows)
+
+    hierarchies = {d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric}
+    engine.create_schema(job.work_schema)
+    leaves: dict[int, TableName] = {}
+    for d in dims:
+        if d.is_numeric:
+            continue
+        d.hierarchy = hierarchies[d.index]
+        leaves[d.index] = job.work(f"leaves{d.index}")
+        materialize(engine, d.hierarchy, leaves[d.index], job.work(f"nodes{d.index}"))
+        missing_rows, missing_values = uncovered(engine, source, d.column, leaves[d.index])
+        if missing_rows:
+            raise SpecError(f"columns.{d.column}.hierarchy",
+                            f"{missing_values} distinct values ({missing_rows} rows) of the column are "
+                            "not leaves of the hierarchy",
+                            "add those values to the hierarchy (values are compared as text)")
+    engine.load_arrow(job.work("ancestors"), ancestors_table(dims))
+    engine.run("prepare/create_rows", rows=job.work("rows"), source=source, dims=dims,
+               sensitive=sensitive, leaves=leaves)
+    for s in sensitive:
+        counts = engine.query("prepare/sensitive_counts", rows=job.work("rows"), code=s.code)
+        s.global_counts = np.zeros(s.distinct, dtype=np.int64)
+        for code, n in counts:
+            s.global_counts[int(code)] = int(n)
+    return job
+
+
+def ancestors_table(dims: list[Dimension]) -> pa.Table:
+    """(dim, leaf_rank, depth, node_id): each leaf's ancestor at each depth below the root."""
+    dim_col: list[int] = []
+    leaf_col: list[int] = []
+    depth_col: list[int] = []
+    node_col: list[int] = []
+    for d in dims:
+        if d.hierarchy is None:
+            continue
+        h = d.hierarchy
+        for rank in range(h.leaf_count):
+            node = h.leaf_node(rank)
+            while node.parent is not None:
+                dim_col.append(d.index)
+                leaf_col.append(rank)
+                depth_col.append(node.depth)
+                node_col.append(node.id)
+                node = h.nodes[node.parent]
+    return pa.table(
+        {
+            "dim": pa.array(dim_col, pa.int32()),
+            "leaf_rank": pa.array(leaf_col, pa.int32()),
+            "depth": pa.array(depth_col, pa.int32()),
+            "node_id": pa.array(node_col, pa.int32()),
+        }
+    )

@@ -1,0 +1,102 @@
+"""The user's declaration of an anonymization job, as YAML or Python.
+
+Validation here is structural (shapes, names, bounds that need no data); checks against the
+database catalog happen in :mod:`anonsql.pipeline.prepare`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Role(str, Enum):
+    """What a column is to the privacy model."""
+
+    IDENTIFIER = "identifier"  # dropped from the output
+    QUASI_IDENTIFIER = "quasi_identifier"  # generalized
+    SENSITIVE = "sensitive"  # published unchanged, protected by l-diversity/t-closeness
+    INSENSITIVE = "insensitive"  # published unchanged
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ColumnSpec(_Strict):
+    """One column's role; QIDs are ``type: numeric`` or have a ``hierarchy``."""
+
+    role: Role
+    type: Literal["numeric", "categorical"] | None = None
+    hierarchy: str | dict[str, Any] | None = None
+
+
+class OutputSpec(_Strict):
+    """Where the anonymized relation and its companion tables are published."""
+
+    schema_: str = Field(default="anon", alias="schema", min_length=1)
+    name: str = Field(min_length=1)
+    materialize: Literal["view", "table"] = "view"
+
+
+class Spec(_Strict):
+    """A complete anonymization job.
+
+    ``privacy`` is a list of one-key mappings ``{model_name: {parameters}}``; ``algorithm`` a
+    name or a one-key mapping ``{name: {options}}``.
+    """
+
+    engine: str = "duckdb"
+    database: str = ":memory:"
+    source: str = Field(min_length=1)
+    output: OutputSpec
+    columns: dict[str, ColumnSpec]
+    privacy: list[dict[str, dict[str, Any] | None]] = Field(min_length=1)
+    algorithm: str | dict[str, dict[str, Any] | None] = "mondrian"
+    suppression_limit: float = Field(default=0.0, ge=0.0, le=1.0)
+    seed: int = 0
+    #: The directory relative paths in the spec are resolved against (the spec file's folder).
+    base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
+
+    @field_validator("columns")
+    @classmethod
+    def _some_qid(cls, columns: dict[str, ColumnSpec]) -> dict[str, ColumnSpec]:
+        if not any(c.role is Role.QUASI_IDENTIFIER for c in columns.values()):
+            raise ValueError("declare at least one column with role quasi_identifier")
+        return columns
+
+    @field_validator("privacy")
+    @classmethod
+    def _one_key_each(
+        cls, privacy: list[dict[str, dict[str, Any] | None]]
+    ) -> list[dict[str, dict[str, Any] | None]]:
+        for entry in privacy:
+            if len(entry) != 1:
+                raise ValueError("each privacy entry is a mapping with exactly one model name")
+        return privacy
+
+    def columns_with(self, role: Role) -> list[str]:
+        return [name for name, col in self.columns.items() if col.role is role]
+
+    @property
+    def quasi_identifiers(self) -> list[str]:
+        return self.columns_with(Role.QUASI_IDENTIFIER)
+
+    @property
+    def algorithm_name(self) -> str:
+        if isinstance(self.algorithm, str):
+            return self.algorithm
+        return next(iter(self.algorithm))
+
+    @property
+    def algorithm_options(self) -> dict[str, Any]:
+        if isinstance(self.algorithm, str):
+            return {}
+        return dict(next(iter(self.algorithm.values())) or {})
+
+    def canonical_json(self) -> str:
+        """The spec as canonical JSON, hashed into the certificate."""
+        return self.model_dump_json(by_alias=True, exclude={"base_dir"})

@@ -1,0 +1,6 @@
+{# The bin of a row along one dimension, relative to its partition's parameter row `p`:
+   numeric: -1 / 0 / 1 for below / at / above the median; categorical: the child of the
+   partition's lowest common ancestor that holds the row's leaf (from the ancestor table `a`). #}
+{% macro numeric_bin(d, row='w', params='p') -%}
+CASE WHEN {{ row }}.{{ d.code | ident }} < {{ params }}.{{ ('p' ~ d.index) | ident }} THEN -1 WHEN {{ row }}.{{ d.code | ident }} = {{ params }}.{{ ('p' ~ d.index) | ident }} THEN 0 ELSE 1 END
+{%- endmacro %}

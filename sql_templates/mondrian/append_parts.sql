@@ -1,0 +1,1 @@
+INSERT INTO {{ parts | qname }} SELECT * FROM {{ chunk | qname }}

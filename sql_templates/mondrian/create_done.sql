@@ -1,0 +1,1 @@
+CREATE TABLE {{ done | qname }} AS SELECT * FROM {{ work | qname }} WHERE FALSE

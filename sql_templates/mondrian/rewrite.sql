@@ -1,0 +1,34 @@
+{% from "mondrian/_bins.sql" import numeric_bin %}
+{# Move the rows of partitions that did not split to the finished table, then rebuild the
+   working table with the new partition ids of the rows of partitions that did. #}
+INSERT INTO {{ done | qname }}
+SELECT w.* FROM {{ work | qname }} AS w
+WHERE NOT EXISTS (SELECT 1 FROM {{ split | qname }} AS s WHERE s.pid = w.pid);
+
+CREATE TABLE {{ work_next | qname }} AS
+SELECT d.new_pid AS pid{% for c in payload %}, w.{{ c | ident }}{% endfor %}
+
+FROM {{ work | qname }} AS w
+JOIN {{ split | qname }} AS s ON s.pid = w.pid
+JOIN {{ pstate | qname }} AS p ON p.pid = w.pid
+{% if categorical %}
+LEFT JOIN {{ ancestors | qname }} AS a
+  ON a.dim = s.dim AND a.depth = s.depth + 1
+  AND a.leaf_rank = CASE s.dim {% for d in categorical %}WHEN {{ d.index | lit }} THEN w.{{ d.code | ident }} {% endfor %}END
+{% endif %}
+JOIN {{ decisions | qname }} AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE s.dim
+{% for d in dims %}
+{% if d.is_numeric %}
+    WHEN {{ d.index | lit }} THEN {{ numeric_bin(d) }}
+{% endif %}
+{% endfor %}
+{% if categorical %}
+    ELSE a.node_id
+{% endif %}
+  END;
+
+DROP TABLE {{ work | qname }};
+
+ALTER TABLE {{ work_next | qname }} RENAME TO {{ work.name | ident }}

@@ -1,0 +1,4 @@
+SELECT DISTINCT CAST({{ column | ident }} AS VARCHAR) AS value
+FROM {{ source | qname }}
+WHERE {{ column | ident }} IS NOT NULL
+ORDER BY value

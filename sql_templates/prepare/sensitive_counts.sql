@@ -1,0 +1,4 @@
+SELECT {{ code | ident }} AS code, COUNT(*) AS n
+FROM {{ rows | qname }}
+GROUP BY {{ code | ident }}
+ORDER BY code

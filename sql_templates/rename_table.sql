@@ -1,0 +1,1 @@
+ALTER TABLE {{ source | qname }} RENAME TO {{ target_name | ident }}
