@@ -143,6 +143,30 @@ class Engine(ABC):
     def exists(self, relation: TableName) -> bool:
         return self.columns(relation) is not None
 
+    @abstractmethod
+    def current_schema(self) -> str:
+        """The schema unqualified names resolve to."""
+
+    def relation_kind(self, relation: TableName) -> str | None:
+        """``'view'``, ``'table'``, or None if nothing by that name exists."""
+        rows = self.query("relation_kind", schema=relation.schema or self.current_schema(), name=relation.name)
+        if not rows:
+            return None
+        return "view" if "VIEW" in str(rows[0][0]).upper() else "table"
+
+    def drop_any(self, relation: TableName) -> None:
+        """Drop a table or view if it exists, whichever it is."""
+        kind = self.relation_kind(relation)
+        if kind is not None:
+            self.drop(relation, view=kind == "view")
+
+    def count_rows(self, relation: TableName) -> int:
+        return int(self.query("count_rows", relation=relation)[0][0])
+
+    def count_query_rows(self, query: str) -> int:
+        """Rows a query returns, counted in the engine."""
+        return int(self.fetchall(self.sql.count_of(query))[0][0])
+
     def drop(self, relation: TableName, *, view: bool = False) -> None:
         self.run("drop_relation", relation=relation, kind="VIEW" if view else "TABLE")
 

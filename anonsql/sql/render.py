@@ -89,5 +89,11 @@ class SqlRenderer:
             raise TemplateError(f"template {name!r} rendered {len(statements)} statements, expected 1")
         return statements[0]
 
+    def count_of(self, query: str) -> str:
+        """``SELECT COUNT(*)`` over a query this renderer produced."""
+        inner = sqlglot.parse_one(query, read=self.dialect)
+        outer = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("v"))
+        return self.generate(outer)
+
     def generate(self, expression: exp.Expression) -> str:
         return expression.sql(dialect=self.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)

@@ -1,0 +1,181 @@
+"""The Python API: run a spec, check a relation, measure a published output.
+
+The CLI and integrations are thin shells over these functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from anonsql.algorithms import ALGORITHMS
+from anonsql.algorithms.base import ProgressCallback
+from anonsql.engines import Engine, connect
+from anonsql.errors import InterruptedRun, SpecError
+from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
+from anonsql.pipeline.prepare import parse_relation, prepare, source_columns
+from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
+from anonsql.privacy.check import CheckResult, check_relation
+from anonsql.publish.names import OutputNames
+from anonsql.publish.publisher import PublishResult, publish, read_certificate, stage
+from anonsql.spec import Spec, load_spec, spec_from_mapping
+from anonsql.sql import TableName
+
+RunResult = PublishResult
+
+
+def _stderr_progress(message: str) -> None:
+    print(f"anonsql: {message}", file=sys.stderr, flush=True)
+
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
+    """Accept a Spec, a mapping, or a path to a YAML file."""
+    if isinstance(spec, Spec):
+        return spec
+    if isinstance(spec, Mapping):
+        return spec_from_mapping(spec)
+    return load_spec(spec)
+
+
+def open_engine(spec: Spec) -> Engine:
+    """Connect to the spec's database; a relative file path is resolved beside the spec."""
+    database = spec.database
+    if database != ":memory:" and not Path(database).is_absolute():
+        database = str(spec.base_dir / database)
+    try:
+        return connect(spec.engine, database=database)
+    except KeyError as err:
+        raise SpecError("engine", str(err.args[0]), "use one of the registered engines") from None
+
+
+@contextlib.contextmanager
+def _engine_for(spec: Spec, engine: Engine | None) -> Iterator[Engine]:
+    if engine is not None:
+        yield engine
+        return
+    opened = open_engine(spec)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def run(
+    spec: Spec | Mapping[str, Any] | str | Path,
+    *,
+    engine: Engine | None = None,
+    progress: ProgressCallback | None = None,
+) -> RunResult:
+    """Anonymize ``spec.source`` and publish the result, verified, in the same database.
+
+    Raises a :class:`~anonsql.errors.AnonsqlError` subclass on bad input, infeasible models or
+    failed verification; in every failure case the previous output is left as it was and the
+    run's working tables are dropped.
+    """
+    spec = as_spec(spec)
+    report = progress or _quiet
+    if spec.algorithm_name not in ALGORITHMS:
+        raise SpecError("algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm")
+    algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
+    started = time.perf_counter()
+    with _engine_for(spec, engine) as eng:
+        job = None
+        try:
+            report("validating the spec against the database")
+            job = prepare(spec, eng)
+            report(f"partitioning {job.rows} rows with {algorithm.name}")
+            summary = algorithm.partition(job, report)
+            report("publishing and verifying")
+            stage(job)
+            return publish(job, summary, started)
+        except KeyboardInterrupt:
+            raise InterruptedRun("interrupted; nothing was published and the previous output is intact") from None
+        finally:
+            _cleanup(eng, job.work_schema if job else None)
+
+
+def _cleanup(engine: Engine, schema: str | None) -> None:
+    if schema is None:
+        return
+    with contextlib.suppress(Exception):
+        engine.run("drop_schema", schema=schema)
+
+
+def build_models(entries: Sequence[Mapping[str, Mapping[str, Any] | None]]) -> list[PrivacyModel]:
+    """Privacy models from ``[{name: {params}}, ...]`` (the spec's ``privacy`` list)."""
+    models: list[PrivacyModel] = []
+    for position, entry in enumerate(entries):
+        for name, params in entry.items():
+            key = f"privacy[{position}].{name}"
+            if name not in PRIVACY_MODELS:
+                raise SpecError(key, PRIVACY_MODELS.unknown_message(name), "use a known model name")
+            models.append(PRIVACY_MODELS.get(name).from_spec(params, key=key))
+    return models
+
+
+def check(
+    engine: Engine,
+    relation: str | TableName,
+    qids: Sequence[str],
+    models: Sequence[PrivacyModel] | Sequence[Mapping[str, Mapping[str, Any] | None]],
+) -> CheckResult:
+    """Check any table or view against privacy models, given its QID columns.
+
+    Works on relations anonsql did not produce; sensitive columns are named by the models.
+    """
+    rel = relation if isinstance(relation, TableName) else parse_relation(relation, "relation")
+    columns = [c.name for c in source_columns(engine, rel, "relation")]
+    typed = [m for m in models if isinstance(m, PrivacyModel)]
+    if len(typed) != len(models):
+        typed = build_models([m for m in models if not isinstance(m, PrivacyModel)])
+    for name in [*qids, *(m.sensitive_column for m in typed if m.sensitive_column)]:
+        if name not in columns:
+            raise SpecError(f"column {name!r}", f"not a column of {rel}", f"the columns are: {', '.join(columns)}")
+    return check_relation(engine, rel, qids, typed)
+
+
+def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
+    """Recompute the metrics of a relation anonsql published (reads its companion tables)."""
+    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
+    names = OutputNames(rel)
+    certificate = read_certificate(engine, names)
+    if certificate is None:
+        raise SpecError("output", f"{rel} has no anonsql certificate beside it",
+                        "give the name of a relation published by `anonsql run`")
+    attributes = engine.query_arrow("select_all", relation=names.attributes).to_pylist()
+    qids = [
+        QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
+        for a in attributes
+    ]
+    models = build_models_from_certificate(certificate)
+    ks = [m.params.k for m in models if m.name == "k_anonymity"]  # type: ignore[attr-defined]
+    ctx = MetricContext(engine=engine, relation=rel, qids=qids, hierarchy_nodes=names.hierarchy_nodes,
+                        source_rows=int(certificate["source_rows"]), k=max(ks) if ks else None)
+    return compute_all(ctx)
+
+
+def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[PrivacyModel]:
+    return build_models(json.loads(certificate["models"]))
+
+
+def check_output(engine: Engine, output: str | TableName) -> CheckResult:
+    """Re-check a published output against the models recorded in its certificate."""
+    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
+    certificate = read_certificate(engine, OutputNames(rel))
+    if certificate is None:
+        raise SpecError("output", f"{rel} has no anonsql certificate beside it",
+                        "name the QIDs and models explicitly with `anonsql check`")
+    qids = json.loads(certificate["quasi_identifiers"])
+    return check_relation(engine, rel, qids, build_models_from_certificate(certificate))
+
+
+__all__ = ["RunResult", "as_spec", "check", "check_output", "metrics", "open_engine", "run"]

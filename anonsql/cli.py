@@ -1,0 +1,195 @@
+"""The ``anonsql`` command line: a thin shell over :mod:`anonsql.api`.
+
+Exit codes: 0 success; 1 other anonsql error; 2 bad spec or arguments; 3 infeasible privacy
+models; 4 verification failed (run) or violations found (check); 5 the database refused a
+statement; 130 interrupted (nothing published).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from anonsql import api
+from anonsql.demo import adult_spec, load_adult
+from anonsql.engines import DuckDBEngine, Engine, connect
+from anonsql.errors import AnonsqlError, SpecError
+from anonsql.metrics import MetricValue
+from anonsql.privacy.check import CheckResult
+from anonsql.publish.publisher import PublishResult
+from anonsql.sql import TableName
+
+out = Console()
+err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _progress(message: str) -> None:
+    err.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
+
+
+def handle_errors(func: F) -> F:
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except AnonsqlError as exc:
+            err.print(f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            err.print("interrupted; nothing was published")
+            sys.exit(130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group()
+@click.version_option(package_name="anonsql")
+def main() -> None:
+    """Anonymize warehouse tables where they live."""
+
+
+@main.command()
+@click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@handle_errors
+def run(spec: Path, quiet: bool) -> None:
+    """Anonymize and publish as declared in SPEC (a YAML file)."""
+    result = api.run(spec, progress=None if quiet else _progress)
+    print_result(result)
+
+
+def parse_model(text: str) -> dict[str, Any]:
+    """``name:key=value,key=value`` -> ``{name: {key: value}}`` (values parsed as YAML scalars)."""
+    name, _, rest = text.partition(":")
+    params: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SpecError(f"--model {text}", f"{item!r} is not key=value", "write e.g. k_anonymity:k=10")
+        params[key.strip()] = yaml.safe_load(value)
+    return {name.strip(): params}
+
+
+@main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option("--relation", help="schema.table or view to check.")
+@click.option("--qid", "qids", multiple=True, help="A quasi-identifier column (repeat).")
+@click.option("--model", "models", multiple=True,
+              help="A privacy model, e.g. k_anonymity:k=10 or distinct_l_diversity:column=occupation,l=3.")
+@handle_errors
+def check(spec: Path | None, database: str | None, engine_name: str, relation: str | None,
+          qids: tuple[str, ...], models: tuple[str, ...]) -> None:
+    """Check a relation against privacy models; exit 4 if any class violates one.
+
+    With SPEC, re-checks the output SPEC published, against the models in its certificate.
+    Otherwise give --database, --relation, --qid (repeat) and --model (repeat).
+    """
+    if spec is not None:
+        s = api.as_spec(spec)
+        engine = api.open_engine(s)
+        with engine:
+            result = api.check_output(engine, TableName(s.output.name, s.output.schema_))
+    else:
+        if not (database and relation and qids and models):
+            raise SpecError("check", "missing arguments", "give SPEC, or --database, --relation, --qid and --model")
+        with connect(engine_name, database=database) as engine:
+            result = api.check(engine, relation, list(qids), [parse_model(m) for m in models])
+    print_check(result)
+    if not result.holds:
+        sys.exit(4)
+
+
+@main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option("--output", "output", help="The published relation (schema.name).")
+@handle_errors
+def metrics(spec: Path | None, database: str | None, engine_name: str, output: str | None) -> None:
+    """Recompute the utility metrics of a published output."""
+    if spec is not None:
+        s = api.as_spec(spec)
+        with api.open_engine(s) as engine:
+            values = api.metrics(engine, TableName(s.output.name, s.output.schema_))
+    else:
+        if not (database and output):
+            raise SpecError("metrics", "missing arguments", "give SPEC, or --database and --output")
+        with connect(engine_name, database=database) as engine:
+            values = api.metrics(engine, output)
+    print_metrics(values)
+
+
+@main.command()
+@click.option("--database", default=":memory:", show_default=True,
+              help="DuckDB file to create the demo in (kept for you to query).")
+@click.option("--k", default=10, show_default=True, type=click.IntRange(min=1))
+@handle_errors
+def demo(database: str, k: int) -> None:
+    """Anonymize the shipped Adult sample in embedded DuckDB and show the result."""
+    with DuckDBEngine(database) as engine:
+        rows = load_adult(engine)
+        _progress(f"loaded the Adult sample: {rows} rows into main.adult")
+        result = api.run(adult_spec(database, k=k), engine=engine, progress=_progress)
+        print_result(result)
+        show_sample(engine, result)
+        if database != ":memory:":
+            out.print(f"\nQuery it: duckdb {database} \"SELECT * FROM anon.adult LIMIT 10\"")
+
+
+def print_result(result: PublishResult) -> None:
+    cert = result.certificate
+    table = Table(title=f"anonsql published {cert['output']}", show_header=False)
+    table.add_row("source", f"{cert['source']} ({cert['source_rows']} rows)")
+    table.add_row("models", cert["models"])
+    table.add_row("verified", "yes: 0 violating classes" if cert["verified"] else "NO")
+    table.add_row("published rows", str(cert["published_rows"]))
+    table.add_row("suppressed rows", str(cert["suppressed_rows"]))
+    table.add_row("equivalence classes", str(cert["classes"]))
+    table.add_row("NCP (GCP)", f"{cert['ncp_percent']:.2f} %")
+    table.add_row("rounds / statements", f"{result.summary.rounds} / {result.summary.statements}")
+    table.add_row("time", f"{cert['seconds']:.2f} s")
+    names = result.names
+    table.add_row("also published", ", ".join(str(names.companion(k)) for k in
+                                              ("recoding", "classes", "certificate", "metrics")))
+    out.print(table)
+
+
+def show_sample(engine: Engine, result: PublishResult) -> None:
+    sample = engine.query_arrow("demo/sample", relation=result.names.main, limit=5)
+    table = Table(title="first rows of the anonymized view")
+    for name in sample.column_names:
+        table.add_column(name)
+    for row in sample.to_pylist():
+        table.add_row(*(str(v) for v in row.values()))
+    out.print(table)
+
+
+def print_check(result: CheckResult) -> None:
+    table = Table(title=f"privacy check of {result.relation}")
+    table.add_column("model")
+    table.add_column("violating classes", justify="right")
+    for model, count in result.violations.items():
+        table.add_row(model, str(count))
+    out.print(table)
+    out.print("holds" if result.holds else "VIOLATED")
+
+
+def print_metrics(values: list[MetricValue]) -> None:
+    table = Table(title="metrics")
+    table.add_column("metric")
+    table.add_column("attribute")
+    table.add_column("value", justify="right")
+    for m in values:
+        table.add_row(m.name, m.attribute or "", f"{m.value:.4f}")
+    out.print(table)

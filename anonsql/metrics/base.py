@@ -1,0 +1,59 @@
+"""The metric interface: utility and risk measures as SQL aggregates plus a small Python finish."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from anonsql.engines import Engine
+from anonsql.sql import TableName
+
+
+@dataclass(frozen=True)
+class QidInfo:
+    """What a metric knows of a published quasi-identifier."""
+
+    column: str
+    kind: str  # "numeric" | "categorical"
+    min_value: float | None = None
+    max_value: float | None = None
+    leaf_count: int | None = None
+
+    @property
+    def span(self) -> float:
+        if self.min_value is None or self.max_value is None:
+            return 0.0
+        return self.max_value - self.min_value
+
+
+@dataclass(frozen=True)
+class MetricContext:
+    """A published relation and the facts needed to measure it.
+
+    ``hierarchy_nodes`` is a table of (attribute, label, leaf_count, ncp) for categorical
+    quasi-identifiers; ``source_rows`` counts the rows before suppression.
+    """
+
+    engine: Engine
+    relation: TableName
+    qids: list[QidInfo]
+    hierarchy_nodes: TableName | None
+    source_rows: int
+    k: int | None = None
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    name: str
+    attribute: str | None
+    value: float
+
+
+class Metric(ABC):
+    """Base class of metrics: ``name`` and :meth:`compute` over a :class:`MetricContext`."""
+
+    name: str
+    reference: str = ""
+
+    @abstractmethod
+    def compute(self, ctx: MetricContext) -> list[MetricValue]: ...

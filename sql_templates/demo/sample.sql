@@ -1,0 +1,1 @@
+SELECT * FROM {{ relation | qname }} LIMIT {{ limit | lit }}

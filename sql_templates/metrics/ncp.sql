@@ -1,0 +1,23 @@
+{# Per quasi-identifier: summed penalty over published rows, and rows whose label is not a
+   node of the hierarchy. Numeric values are "[lo, hi]" text or a plain value. #}
+SELECT
+  COUNT(*) AS published
+{% for i, q in qids %}
+{% set v = 'CAST(r.' ~ (q.column | ident) ~ ' AS VARCHAR)' %}
+{% if q.kind == 'numeric' %}
+  , SUM(CASE WHEN {{ v }} LIKE '[%' AND {{ q.span | lit }} > 0
+         THEN (CAST(SPLIT_PART(SUBSTRING({{ v }}, 2, LENGTH({{ v }}) - 2), ', ', 2) AS DOUBLE)
+             - CAST(SPLIT_PART(SUBSTRING({{ v }}, 2, LENGTH({{ v }}) - 2), ', ', 1) AS DOUBLE)) / {{ q.span | lit }}
+         ELSE 0 END) AS {{ ('penalty' ~ i) | ident }}
+  , 0 AS {{ ('unmatched' ~ i) | ident }}
+{% else %}
+  , SUM({{ ('h' ~ i) | ident }}.ncp) AS {{ ('penalty' ~ i) | ident }}
+  , SUM(CASE WHEN {{ ('h' ~ i) | ident }}.label IS NULL THEN 1 ELSE 0 END) AS {{ ('unmatched' ~ i) | ident }}
+{% endif %}
+{% endfor %}
+FROM {{ relation | qname }} AS r
+{% for i, q in qids if q.kind != 'numeric' %}
+LEFT JOIN {{ nodes | qname }} AS {{ ('h' ~ i) | ident }}
+  ON {{ ('h' ~ i) | ident }}.attribute = {{ q.column | lit }}
+  AND {{ ('h' ~ i) | ident }}.label = CAST(r.{{ q.column | ident }} AS VARCHAR)
+{% endfor %}

@@ -1,0 +1,1 @@
+CREATE TABLE {{ target | qname }} AS SELECT * FROM {{ source | qname }}
