@@ -18,6 +18,7 @@ from anonsql.algorithms.base import ProgressCallback
 from anonsql.engines import Engine, connect
 from anonsql.errors import InterruptedRun, SpecError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
+from anonsql.pipeline.job import new_run_id, work_schema
 from anonsql.pipeline.prepare import parse_relation, prepare, source_columns
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
 from anonsql.privacy.check import CheckResult, check_relation
@@ -88,10 +89,10 @@ def run(
     algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
     started = time.perf_counter()
     with _engine_for(spec, engine) as eng:
-        job = None
+        run_id = new_run_id()
         try:
             report("validating the spec against the database")
-            job = prepare(spec, eng)
+            job = prepare(spec, eng, run_id)
             report(f"partitioning {job.rows} rows with {algorithm.name}")
             summary = algorithm.partition(job, report)
             report("publishing and verifying")
@@ -100,12 +101,10 @@ def run(
         except KeyboardInterrupt:
             raise InterruptedRun("interrupted; nothing was published and the previous output is intact") from None
         finally:
-            _cleanup(eng, job.work_schema if job else None)
+            _cleanup(eng, work_schema(run_id))
 
 
-def _cleanup(engine: Engine, schema: str | None) -> None:
-    if schema is None:
-        return
+def _cleanup(engine: Engine, schema: str) -> None:
     with contextlib.suppress(Exception):
         engine.run("drop_schema", schema=schema)
 

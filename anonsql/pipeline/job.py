@@ -15,6 +15,15 @@ from anonsql.spec import Spec
 from anonsql.sql import TableName
 
 
+def new_run_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def work_schema(run_id: str) -> str:
+    """The schema holding one run's working tables; dropped when the run ends."""
+    return f"anonsql_work_{run_id}"
+
+
 @dataclass
 class Dimension:
     """A quasi-identifier as the algorithms see it: column ``q<index>`` of the working table.
@@ -72,11 +81,11 @@ class Job:
     passthrough: list[str]
     dropped: list[str]
     rows: int
-    run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    run_id: str = field(default_factory=lambda: new_run_id())
 
     @property
     def work_schema(self) -> str:
-        return f"anonsql_work_{self.run_id}"
+        return work_schema(self.run_id)
 
     def work(self, name: str) -> TableName:
         """A working relation of this run (its schema is dropped at the end)."""

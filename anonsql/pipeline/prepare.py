@@ -23,7 +23,7 @@ from anonsql.hierarchies import (
     read_hierarchy_table,
     uncovered,
 )
-from anonsql.pipeline.job import Dimension, Job, SensitiveAttribute
+from anonsql.pipeline.job import Dimension, Job, SensitiveAttribute, new_run_id
 from anonsql.privacy import PRIVACY_MODELS, DataProfile, PrivacyModel
 from anonsql.resources import resource_dir
 from anonsql.spec import Role, Spec
@@ -109,8 +109,11 @@ def resolve_path(text: str, base_dir: Path, key: str) -> Path:
                     "paths are resolved beside the spec file, then in anonsql's shipped hierarchies")
 
 
-def prepare(spec: Spec, engine: Engine) -> Job:
-    """Validate ``spec`` against ``engine`` and build the run's working tables."""
+def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
+    """Validate ``spec`` against ``engine`` and build the run's working tables.
+
+    The working tables live in ``work_schema(run_id)``; the caller drops it, also on failure.
+    """
     source = parse_relation(spec.source, "source")
     output = TableName(name=spec.output.name, schema=spec.output.schema_)
     if output == source:
@@ -169,7 +172,8 @@ def prepare(spec: Spec, engine: Engine) -> Job:
     passthrough = [c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)]
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
     job = Job(spec=spec, engine=engine, source=source, output=output, dimensions=dims,
-              sensitive=sensitive, models=models, passthrough=passthrough, dropped=dropped, rows=rows)
+              sensitive=sensitive, models=models, passthrough=passthrough, dropped=dropped, rows=rows,
+              run_id=run_id or new_run_id())
 
     hierarchies = {d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric}
     engine.create_schema(job.work_schema)

@@ -1,0 +1,33 @@
+# Fresh-machine entry points (see README.md). Each target sets up what it needs.
+PYTHON ?= python3
+VENV := .venv
+PYCANON_VENV := .venv-pycanon
+
+.PHONY: demo test lint bench setup
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# pycanon pins exact numpy/pandas/typing_extensions versions, so it lives in its own venv
+$(PYCANON_VENV)/.installed:
+	$(PYTHON) -m venv $(PYCANON_VENV)
+	$(PYCANON_VENV)/bin/pip install -q 'pycanon>=1.3' pyarrow
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(VENV)/bin/anonsql demo --database anonsql_demo.duckdb
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check anonsql tests bench
+	$(VENV)/bin/mypy
+
+test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
+	$(VENV)/bin/python -m pytest -q
+
+bench: $(VENV)/.installed
+	$(VENV)/bin/python bench/run.py

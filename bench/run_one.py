@@ -1,0 +1,82 @@
+"""One benchmark configuration in its own process, so peak RSS is this configuration's alone.
+
+Prints one JSON line: wall time, peak RSS, Python heap peak, rounds, statements per round, NCP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synthetic import make_synthetic_adult  # noqa: E402
+
+from anonsql import api  # noqa: E402
+from anonsql.demo import adult_spec, load_adult  # noqa: E402
+from anonsql.engines import DuckDBEngine  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=0, help="synthetic rows; 0 = the real Adult")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--trace-heap", action="store_true",
+                        help="measure the Python heap peak with tracemalloc (slows the run)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "bench.duckdb")
+        engine = DuckDBEngine(db, threads=args.threads)
+        if args.rows:
+            make_synthetic_adult(engine, args.rows)
+            source = "main.adult_synth"
+        else:
+            load_adult(engine)
+            source = "main.adult"
+        engine.execute("CHECKPOINT")
+        spec = adult_spec(db, k=args.k)
+        spec["source"] = source
+        if args.rows:
+            spec["columns"] = {c: v for c, v in spec["columns"].items()
+                               if c in {"age", "workclass", "education_num", "marital_status", "occupation",
+                                        "race", "sex", "native_country", "hours_per_week", "class"}}
+            spec["columns"]["person_id"] = {"role": "identifier"}
+        if args.l:
+            spec["columns"]["occupation"] = {"role": "sensitive"}
+            spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
+        if args.trace_heap:
+            tracemalloc.start()
+        start = time.perf_counter()
+        result = api.run(spec, engine=engine, progress=lambda m: print(m, file=sys.stderr, flush=True))
+        wall = time.perf_counter() - start
+        heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
+        tracemalloc.stop()
+        engine.close()
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    per_round = result.summary.statements_per_round
+    print(json.dumps({
+        "rows": result.certificate["source_rows"],
+        "k": args.k,
+        "l": args.l,
+        "seconds": round(wall, 2),
+        "peak_rss_mib": round(rss_kib / 1024, 1),
+        "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
+        "rounds": result.summary.rounds,
+        "statements_per_round": sorted(set(per_round)),
+        "statements": result.summary.statements,
+        "classes": result.certificate["classes"],
+        "ncp": round(result.metric("ncp"), 2),
+        "verified": result.certificate["verified"],
+    }))
+
+
+if __name__ == "__main__":
+    main()

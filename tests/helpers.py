@@ -1,0 +1,69 @@
+"""Small builders shared by the pipeline tests."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from anonsql.engines import Engine
+from anonsql.sql import TableName
+
+CITY_HIERARCHY = """Lyon;FR;EU;*
+Paris;FR;EU;*
+Nice;FR;EU;*
+Rome;IT;EU;*
+Milan;IT;EU;*
+Boston;US;NA;*
+Austin;US;NA;*
+Toronto;CA;NA;*
+"""
+
+
+def people(n: int = 400, seed: int = 0) -> pa.Table:
+    """A small person table: numeric age and income, a city with a 3-level hierarchy."""
+    rng = random.Random(seed)
+    cities = [line.split(";")[0] for line in CITY_HIERARCHY.splitlines()]
+    diseases = ["flu", "cold", "asthma", "diabetes", "ulcer"]
+    return pa.table(
+        {
+            "name": [f"person {i}" for i in range(n)],
+            "age": [rng.randint(18, 90) for _ in range(n)],
+            "city": [rng.choice(cities) for _ in range(n)],
+            "income": [rng.randint(10, 200) * 1000 for _ in range(n)],
+            "disease": [rng.choice(diseases) for _ in range(n)],
+            "note": [rng.choice(["a", "b"]) for _ in range(n)],
+        }
+    )
+
+
+def load_people(engine: Engine, table: TableName = TableName("people", "main"), **kwargs: Any) -> TableName:
+    engine.load_arrow(table, people(**kwargs))
+    return table
+
+
+def people_spec(tmp: Path, *, k: int = 5, **overrides: Any) -> dict[str, Any]:
+    hierarchy = tmp / "city.csv"
+    hierarchy.write_text(CITY_HIERARCHY, encoding="utf-8")
+    spec: dict[str, Any] = {
+        "source": "main.people",
+        "output": {"schema": "anon", "name": "people"},
+        "columns": {
+            "name": {"role": "identifier"},
+            "age": {"role": "quasi_identifier", "type": "numeric"},
+            "city": {"role": "quasi_identifier", "hierarchy": str(hierarchy)},
+            "income": {"role": "quasi_identifier", "type": "numeric"},
+            "disease": {"role": "sensitive"},
+            "note": {"role": "insensitive"},
+        },
+        "privacy": [{"k_anonymity": {"k": k}}],
+    }
+    spec.update(overrides)
+    return spec
+
+
+def snapshot(engine: Engine, relation: TableName) -> list[tuple[Any, ...]]:
+    """All rows of a relation, sorted, to compare before/after."""
+    return sorted(engine.query("select_all", relation=relation), key=repr)
