@@ -85,7 +85,9 @@ def run(
     spec = as_spec(spec)
     report = progress or _quiet
     if spec.algorithm_name not in ALGORITHMS:
-        raise SpecError("algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm")
+        raise SpecError(
+            "algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm"
+        )
     algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
     started = time.perf_counter()
     with _engine_for(spec, engine) as eng:
@@ -99,7 +101,9 @@ def run(
             stage(job)
             return publish(job, summary, started)
         except KeyboardInterrupt:
-            raise InterruptedRun("interrupted; nothing was published and the previous output is intact") from None
+            raise InterruptedRun(
+                "interrupted; nothing was published and the previous output is intact"
+            ) from None
         finally:
             _cleanup(eng, work_schema(run_id))
 
@@ -138,7 +142,11 @@ def check(
         typed = build_models([m for m in models if not isinstance(m, PrivacyModel)])
     for name in [*qids, *(m.sensitive_column for m in typed if m.sensitive_column)]:
         if name not in columns:
-            raise SpecError(f"column {name!r}", f"not a column of {rel}", f"the columns are: {', '.join(columns)}")
+            raise SpecError(
+                f"column {name!r}",
+                f"not a column of {rel}",
+                f"the columns are: {', '.join(columns)}",
+            )
     return check_relation(engine, rel, qids, typed)
 
 
@@ -148,8 +156,11 @@ def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     names = OutputNames(rel)
     certificate = read_certificate(engine, names)
     if certificate is None:
-        raise SpecError("output", f"{rel} has no anonsql certificate beside it",
-                        "give the name of a relation published by `anonsql run`")
+        raise SpecError(
+            "output",
+            f"{rel} has no anonsql certificate beside it",
+            "give the name of a relation published by `anonsql run`",
+        )
     attributes = engine.query_arrow("select_all", relation=names.attributes).to_pylist()
     qids = [
         QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
@@ -157,8 +168,14 @@ def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     ]
     models = build_models_from_certificate(certificate)
     ks = [m.params.k for m in models if m.name == "k_anonymity"]  # type: ignore[attr-defined]
-    ctx = MetricContext(engine=engine, relation=rel, qids=qids, hierarchy_nodes=names.hierarchy_nodes,
-                        source_rows=int(certificate["source_rows"]), k=max(ks) if ks else None)
+    ctx = MetricContext(
+        engine=engine,
+        relation=rel,
+        qids=qids,
+        hierarchy_nodes=names.hierarchy_nodes,
+        source_rows=int(certificate["source_rows"]),
+        k=max(ks) if ks else None,
+    )
     return compute_all(ctx)
 
 
@@ -171,8 +188,11 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     rel = output if isinstance(output, TableName) else parse_relation(output, "output")
     certificate = read_certificate(engine, OutputNames(rel))
     if certificate is None:
-        raise SpecError("output", f"{rel} has no anonsql certificate beside it",
-                        "name the QIDs and models explicitly with `anonsql check`")
+        raise SpecError(
+            "output",
+            f"{rel} has no anonsql certificate beside it",
+            "name the QIDs and models explicitly with `anonsql check`",
+        )
     qids = json.loads(certificate["quasi_identifiers"])
     return check_relation(engine, rel, qids, build_models_from_certificate(certificate))
 

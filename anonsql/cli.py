@@ -42,7 +42,9 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
-            err.print(f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True)
+            err.print(
+                f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True
+            )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             err.print("interrupted; nothing was published")
@@ -74,7 +76,9 @@ def parse_model(text: str) -> dict[str, Any]:
     for item in filter(None, rest.split(",")):
         key, sep, value = item.partition("=")
         if not sep:
-            raise SpecError(f"--model {text}", f"{item!r} is not key=value", "write e.g. k_anonymity:k=10")
+            raise SpecError(
+                f"--model {text}", f"{item!r} is not key=value", "write e.g. k_anonymity:k=10"
+            )
         params[key.strip()] = yaml.safe_load(value)
     return {name.strip(): params}
 
@@ -85,11 +89,21 @@ def parse_model(text: str) -> dict[str, Any]:
 @click.option("--engine", "engine_name", default="duckdb", show_default=True)
 @click.option("--relation", help="schema.table or view to check.")
 @click.option("--qid", "qids", multiple=True, help="A quasi-identifier column (repeat).")
-@click.option("--model", "models", multiple=True,
-              help="A privacy model, e.g. k_anonymity:k=10 or distinct_l_diversity:column=occupation,l=3.")
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    help="A privacy model, e.g. k_anonymity:k=10 or distinct_l_diversity:column=occupation,l=3.",
+)
 @handle_errors
-def check(spec: Path | None, database: str | None, engine_name: str, relation: str | None,
-          qids: tuple[str, ...], models: tuple[str, ...]) -> None:
+def check(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    relation: str | None,
+    qids: tuple[str, ...],
+    models: tuple[str, ...],
+) -> None:
     """Check a relation against privacy models; exit 4 if any class violates one.
 
     With SPEC, re-checks the output SPEC published, against the models in its certificate.
@@ -102,7 +116,11 @@ def check(spec: Path | None, database: str | None, engine_name: str, relation: s
             result = api.check_output(engine, TableName(s.output.name, s.output.schema_))
     else:
         if not (database and relation and qids and models):
-            raise SpecError("check", "missing arguments", "give SPEC, or --database, --relation, --qid and --model")
+            raise SpecError(
+                "check",
+                "missing arguments",
+                "give SPEC, or --database, --relation, --qid and --model",
+            )
         with connect(engine_name, database=database) as engine:
             result = api.check(engine, relation, list(qids), [parse_model(m) for m in models])
     print_check(result)
@@ -131,8 +149,12 @@ def metrics(spec: Path | None, database: str | None, engine_name: str, output: s
 
 
 @main.command()
-@click.option("--database", default=":memory:", show_default=True,
-              help="DuckDB file to create the demo in (kept for you to query).")
+@click.option(
+    "--database",
+    default=":memory:",
+    show_default=True,
+    help="DuckDB file to create the demo in (kept for you to query).",
+)
 @click.option("--k", default=10, show_default=True, type=click.IntRange(min=1))
 @handle_errors
 def demo(database: str, k: int) -> None:
@@ -144,7 +166,7 @@ def demo(database: str, k: int) -> None:
         print_result(result)
         show_sample(engine, result)
         if database != ":memory:":
-            out.print(f"\nQuery it: duckdb {database} \"SELECT * FROM anon.adult LIMIT 10\"")
+            out.print(f'\nQuery it: duckdb {database} "SELECT * FROM anon.adult LIMIT 10"')
 
 
 def print_result(result: PublishResult) -> None:
@@ -160,8 +182,12 @@ def print_result(result: PublishResult) -> None:
     table.add_row("rounds / statements", f"{result.summary.rounds} / {result.summary.statements}")
     table.add_row("time", f"{cert['seconds']:.2f} s")
     names = result.names
-    table.add_row("also published", ", ".join(str(names.companion(k)) for k in
-                                              ("recoding", "classes", "certificate", "metrics")))
+    table.add_row(
+        "also published",
+        ", ".join(
+            str(names.companion(k)) for k in ("recoding", "classes", "certificate", "metrics")
+        ),
+    )
     out.print(table)
 
 

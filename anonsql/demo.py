@@ -32,7 +32,9 @@ def load_adult(engine: Engine, table: TableName = TableName("adult", "main")) ->
     return engine.count_rows(table)
 
 
-def adult_spec(database: str, *, k: int = 10, schema: str = "anon", name: str = "adult") -> dict[str, Any]:
+def adult_spec(
+    database: str, *, k: int = 10, schema: str = "anon", name: str = "adult"
+) -> dict[str, Any]:
     """The literature's Adult setup: 8 QIDs (age, education_num numeric), class sensitive-free."""
     columns: dict[str, Any] = dict(ADULT_QIDS)
     columns.update(

@@ -8,7 +8,7 @@ sensitive columns::
     ├── SpecError            the spec is malformed or contradicts the database (exit code 2)
     │   └── HierarchyError   a hierarchy file or builder is unusable
     ├── InfeasibleError      no anonymization of the data satisfies the privacy models (exit code 3)
-    ├── VerificationError    the output failed its own privacy re-check; nothing published (exit code 4)
+    ├── VerificationError    the output failed its privacy re-check; nothing published (exit code 4)
     ├── EngineError          the database refused a statement (exit code 5)
     └── InterruptedRun       the user interrupted the run; nothing published (exit code 130)
 """

@@ -24,4 +24,6 @@ def resource_dir(kind: str) -> Path:
         if candidate.is_dir():
             return candidate
     tried = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(f"anonsql resources {kind!r} not found (looked in {tried}); reinstall anonsql")
+    raise FileNotFoundError(
+        f"anonsql resources {kind!r} not found (looked in {tried}); reinstall anonsql"
+    )

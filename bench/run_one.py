@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synthetic import make_synthetic_adult  # noqa: E402
+from synthetic import make_synthetic_adult
 
-from anonsql import api  # noqa: E402
-from anonsql.demo import adult_spec, load_adult  # noqa: E402
-from anonsql.engines import DuckDBEngine  # noqa: E402
+from anonsql import api
+from anonsql.demo import adult_spec, load_adult
+from anonsql.engines import DuckDBEngine
 
 
 def main() -> None:
@@ -29,8 +29,12 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--trace-heap", action="store_true",
-                        help="measure the Python heap peak with tracemalloc (slows the run)")
+    parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
+    parser.add_argument(
+        "--trace-heap",
+        action="store_true",
+        help="measure the Python heap peak with tracemalloc (slows the run)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "bench.duckdb")
@@ -45,37 +49,59 @@ def main() -> None:
         spec = adult_spec(db, k=args.k)
         spec["source"] = source
         if args.rows:
-            spec["columns"] = {c: v for c, v in spec["columns"].items()
-                               if c in {"age", "workclass", "education_num", "marital_status", "occupation",
-                                        "race", "sex", "native_country", "hours_per_week", "class"}}
+            spec["columns"] = {
+                c: v
+                for c, v in spec["columns"].items()
+                if c
+                in {
+                    "age",
+                    "workclass",
+                    "education_num",
+                    "marital_status",
+                    "occupation",
+                    "race",
+                    "sex",
+                    "native_country",
+                    "hours_per_week",
+                    "class",
+                }
+            }
             spec["columns"]["person_id"] = {"role": "identifier"}
+        spec["algorithm"] = {"mondrian": {"categorical_split": args.categorical_split}}
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
         if args.trace_heap:
             tracemalloc.start()
         start = time.perf_counter()
-        result = api.run(spec, engine=engine, progress=lambda m: print(m, file=sys.stderr, flush=True))
+        result = api.run(
+            spec, engine=engine, progress=lambda m: print(m, file=sys.stderr, flush=True)
+        )
         wall = time.perf_counter() - start
         heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
         tracemalloc.stop()
         engine.close()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     per_round = result.summary.statements_per_round
-    print(json.dumps({
-        "rows": result.certificate["source_rows"],
-        "k": args.k,
-        "l": args.l,
-        "seconds": round(wall, 2),
-        "peak_rss_mib": round(rss_kib / 1024, 1),
-        "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
-        "rounds": result.summary.rounds,
-        "statements_per_round": sorted(set(per_round)),
-        "statements": result.summary.statements,
-        "classes": result.certificate["classes"],
-        "ncp": round(result.metric("ncp"), 2),
-        "verified": result.certificate["verified"],
-    }))
+    print(
+        json.dumps(
+            {
+                "rows": result.certificate["source_rows"],
+                "k": args.k,
+                "l": args.l,
+                "categorical_split": args.categorical_split,
+                "seconds": round(wall, 2),
+                "peak_rss_mib": round(rss_kib / 1024, 1),
+                "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
+                "rounds": result.summary.rounds,
+                "statements_per_round": sorted(set(per_round)),
+                "statements": result.summary.statements,
+                "classes": result.certificate["classes"],
+                "ncp": round(result.metric("ncp"), 2),
+                "verified": result.certificate["verified"],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

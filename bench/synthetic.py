@@ -1,8 +1,10 @@
 """Deterministic synthetic Adult-like tables of any size, generated inside DuckDB.
 
-Row ``i`` copies the quasi-identifiers of Adult row ``hash(i, seed) mod 30162`` (so the joint
-distribution and correlations are Adult's) and shifts its age by a deterministic -2..+2 years
-(clamped to 17..90), so that larger tables have more distinct QID vectors than Adult.
+Row ``i`` takes its demographic attributes (age, marital status, race, sex, native country) from
+one Adult row and its work attributes (workclass, education, occupation, hours, class) from
+another, both picked by hashing ``i`` with the seed, and shifts the age by a deterministic -2..+2
+years (clamped to 17..90). Marginals and within-group correlations are Adult's; the number of
+distinct QID vectors grows with the table (millions at 1e7 rows), as in a real census.
 No Python-side rows: the table is built by one SQL statement.
 """
 
@@ -13,8 +15,13 @@ from anonsql.engines import Engine
 from anonsql.sql import TableName
 
 
-def make_synthetic_adult(engine: Engine, rows: int, *, seed: int = 0,
-                         target: TableName = TableName("adult_synth", "main")) -> TableName:
+def make_synthetic_adult(
+    engine: Engine,
+    rows: int,
+    *,
+    seed: int = 0,
+    target: TableName = TableName("adult_synth", "main"),
+) -> TableName:
     adult = TableName("adult_seed", "main")
     if not engine.exists(adult):
         load_adult(engine, adult)

@@ -39,7 +39,9 @@ def people(n: int = 400, seed: int = 0) -> pa.Table:
     )
 
 
-def load_people(engine: Engine, table: TableName = TableName("people", "main"), **kwargs: Any) -> TableName:
+def load_people(
+    engine: Engine, table: TableName = TableName("people", "main"), **kwargs: Any
+) -> TableName:
     engine.load_arrow(table, people(**kwargs))
     return table
 
@@ -67,3 +69,11 @@ def people_spec(tmp: Path, *, k: int = 5, **overrides: Any) -> dict[str, Any]:
 def snapshot(engine: Engine, relation: TableName) -> list[tuple[Any, ...]]:
     """All rows of a relation, sorted, to compare before/after."""
     return sorted(engine.query("select_all", relation=relation), key=repr)
+
+
+def work_schemas(engine: Engine) -> list[tuple[Any, ...]]:
+    """Working schemas left behind by runs (there should be none)."""
+    return engine.fetchall(
+        "SELECT schema_name FROM information_schema.schemata "
+        "WHERE schema_name LIKE 'anonsql_work_%'"
+    )

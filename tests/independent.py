@@ -43,7 +43,9 @@ def pycanon_python() -> str:
     )
 
 
-def pycanon_measure(frame: pd.DataFrame, qids: list[str], sa: str | None, tmp: Path) -> dict[str, int]:
+def pycanon_measure(
+    frame: pd.DataFrame, qids: list[str], sa: str | None, tmp: Path
+) -> dict[str, int]:
     """k (and l for ``sa``) of a published relation, as pycanon computes them."""
     path = tmp / "published.parquet"
     frame.astype(str).to_parquet(path)

@@ -8,12 +8,12 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
+from helpers import load_people, people_spec, snapshot, work_schemas
 
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.errors import InfeasibleError, SpecError, VerificationError
 from anonsql.sql import TableName
-from helpers import load_people, people_spec, snapshot
 
 # data values that must never appear in an error message
 SECRET_VALUES = ("Lyon", "Paris", "Boston", "flu", "asthma", "person 1")
@@ -32,9 +32,7 @@ def expect_spec_error(engine: Engine, spec: dict[str, Any], key: str, *fragments
         assert secret not in message
     assert engine.relation_kind(TableName("people", "anon")) is None  # nothing published
     assert snapshot(engine, source) == before
-    leftovers = engine.fetchall(
-        "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'anonsql_work_%'"
-    )
+    leftovers = work_schemas(engine)
     assert leftovers == []
     return info.value
 
@@ -73,11 +71,15 @@ def test_missing_hierarchy_file(people_engine: Engine, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("k", [0, -3])
 def test_k_below_one(people_engine: Engine, tmp_path: Path, k: int) -> None:
-    expect_spec_error(people_engine, people_spec(tmp_path, k=k), "privacy[0].k_anonymity.k", "below 1")
+    expect_spec_error(
+        people_engine, people_spec(tmp_path, k=k), "privacy[0].k_anonymity.k", "below 1"
+    )
 
 
 def test_k_above_rows(people_engine: Engine, tmp_path: Path) -> None:
-    expect_spec_error(people_engine, people_spec(tmp_path, k=401), "privacy[0].k_anonymity.k", "400 rows")
+    expect_spec_error(
+        people_engine, people_spec(tmp_path, k=401), "privacy[0].k_anonymity.k", "400 rows"
+    )
 
 
 def test_l_above_distinct_values(people_engine: Engine, tmp_path: Path) -> None:
@@ -94,25 +96,46 @@ def test_unknown_model_and_typo_key(people_engine: Engine, tmp_path: Path) -> No
 
 
 def test_missing_source(people_engine: Engine, tmp_path: Path) -> None:
-    expect_spec_error(people_engine, people_spec(tmp_path, source="main.nope"), "source", "does not exist")
+    expect_spec_error(
+        people_engine, people_spec(tmp_path, source="main.nope"), "source", "does not exist"
+    )
 
 
 def test_null_in_quasi_identifier(engine: Engine, tmp_path: Path) -> None:
-    engine.load_arrow(TableName("people", "main"), pa.table({
-        "age": pa.array([30, None, 40], pa.int64()), "city": ["Lyon", "Lyon", "Rome"],
-        "income": [1, 2, 3], "disease": ["flu", "flu", "flu"], "note": ["a", "a", "a"],
-        "name": ["x", "y", "z"],
-    }))
+    engine.load_arrow(
+        TableName("people", "main"),
+        pa.table(
+            {
+                "age": pa.array([30, None, 40], pa.int64()),
+                "city": ["Lyon", "Lyon", "Rome"],
+                "income": [1, 2, 3],
+                "disease": ["flu", "flu", "flu"],
+                "note": ["a", "a", "a"],
+                "name": ["x", "y", "z"],
+            }
+        ),
+    )
     expect_spec_error(engine, people_spec(tmp_path, k=1), "columns.age", "1 rows have NULL")
 
 
 def test_infeasible_l_diversity(engine: Engine, tmp_path: Path) -> None:
     """l within the distinct count but one value dominates: recursive (c,l) cannot hold anywhere."""
-    engine.load_arrow(TableName("people", "main"), pa.table({
-        "age": list(range(20)), "city": ["Lyon"] * 20, "income": [1] * 20,
-        "disease": ["flu"] * 18 + ["cold", "ulcer"], "note": ["a"] * 20, "name": ["x"] * 20,
-    }))
-    spec = people_spec(tmp_path, privacy=[{"recursive_cl_diversity": {"column": "disease", "c": 2, "l": 2}}])
+    engine.load_arrow(
+        TableName("people", "main"),
+        pa.table(
+            {
+                "age": list(range(20)),
+                "city": ["Lyon"] * 20,
+                "income": [1] * 20,
+                "disease": ["flu"] * 18 + ["cold", "ulcer"],
+                "note": ["a"] * 20,
+                "name": ["x"] * 20,
+            }
+        ),
+    )
+    spec = people_spec(
+        tmp_path, privacy=[{"recursive_cl_diversity": {"column": "disease", "c": 2, "l": 2}}]
+    )
     with pytest.raises(InfeasibleError, match="whole table"):
         api.run(spec, engine=engine)
 
@@ -155,15 +178,13 @@ def test_interrupted_run_leaves_previous_output(
     with pytest.raises(InterruptedRun):
         api.run(people_spec(tmp_path, k=3), engine=people_engine)
     assert snapshot(people_engine, first.names.main) == before
-    leftovers = people_engine.fetchall(
-        "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'anonsql_work_%'"
-    )
+    leftovers = work_schemas(people_engine)
     assert leftovers == []
 
 
 def test_refuses_to_replace_a_foreign_relation(people_engine: Engine, tmp_path: Path) -> None:
-    people_engine.execute('CREATE SCHEMA anon')
-    people_engine.execute('CREATE TABLE anon.people AS SELECT 1 AS precious')
+    people_engine.execute("CREATE SCHEMA anon")
+    people_engine.execute("CREATE TABLE anon.people AS SELECT 1 AS precious")
     with pytest.raises(SpecError, match="not published by anonsql"):
         api.run(people_spec(tmp_path), engine=people_engine)
     assert people_engine.fetchall("SELECT * FROM anon.people") == [(1,)]

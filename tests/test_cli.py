@@ -6,10 +6,10 @@ from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
+from helpers import load_people, people_spec
 
 from anonsql.cli import main
 from anonsql.engines import DuckDBEngine
-from helpers import load_people, people_spec
 
 
 def make_db(tmp_path: Path) -> Path:
@@ -36,14 +36,44 @@ def test_run_check_metrics_round_trip(tmp_path: Path) -> None:
     assert "verified" in result.output and "anon.people" in result.output
     result = runner.invoke(main, ["check", str(spec)])
     assert result.exit_code == 0 and "holds" in result.output
-    result = runner.invoke(main, ["check", "--database", str(db), "--relation", "anon.people",
-                                  "--qid", "age", "--qid", "city", "--qid", "income",
-                                  "--model", "k_anonymity:k=5"])
+    result = runner.invoke(
+        main,
+        [
+            "check",
+            "--database",
+            str(db),
+            "--relation",
+            "anon.people",
+            "--qid",
+            "age",
+            "--qid",
+            "city",
+            "--qid",
+            "income",
+            "--model",
+            "k_anonymity:k=5",
+        ],
+    )
     assert result.exit_code == 0, result.output
     # a stricter model than the one published: violations, exit code 4
-    result = runner.invoke(main, ["check", "--database", str(db), "--relation", "anon.people",
-                                  "--qid", "age", "--qid", "city", "--qid", "income",
-                                  "--model", "k_anonymity:k=50"])
+    result = runner.invoke(
+        main,
+        [
+            "check",
+            "--database",
+            str(db),
+            "--relation",
+            "anon.people",
+            "--qid",
+            "age",
+            "--qid",
+            "city",
+            "--qid",
+            "income",
+            "--model",
+            "k_anonymity:k=50",
+        ],
+    )
     assert result.exit_code == 4 and "VIOLATED" in result.output
     result = runner.invoke(main, ["metrics", "--database", str(db), "--output", "anon.people"])
     assert result.exit_code == 0 and "ncp" in result.output

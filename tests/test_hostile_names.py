@@ -7,34 +7,52 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from helpers import snapshot
+from independent import class_sizes
 
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.sql import TableName
-from helpers import snapshot
-from independent import class_sizes
 
-HOSTILE_VALUES = ["O'Brien; DROP TABLE x; --", 'say "hi"', "é ü ß 漢字", "select", "a,b", "  padded  "]
+HOSTILE_VALUES = [
+    "O'Brien; DROP TABLE x; --",
+    'say "hi"',
+    "é ü ß 漢字",
+    "select",
+    "a,b",
+    "  padded  ",
+]
 
 
 @pytest.mark.parametrize(
     ("schema", "table", "qid_num", "qid_cat", "sensitive"),
     [
-        ("main", "we\"ird; table", "select", "from", "group"),
+        ("main", 'we"ird; table', "select", "from", "group"),
         ("my schema", "ünïcødé tablé", "age 'years'", 'city "name"', "diag;nosis"),
     ],
 )
 def test_hostile_identifiers_and_values(
-    engine: Engine, tmp_path: Path, schema: str, table: str, qid_num: str, qid_cat: str, sensitive: str
+    engine: Engine,
+    tmp_path: Path,
+    schema: str,
+    table: str,
+    qid_num: str,
+    qid_cat: str,
+    sensitive: str,
 ) -> None:
     engine.create_schema(schema)
     source = TableName(table, schema)
     n = 120
-    engine.load_arrow(source, pa.table({
-        qid_num: [20 + (i * 7) % 50 for i in range(n)],
-        qid_cat: [HOSTILE_VALUES[i % len(HOSTILE_VALUES)] for i in range(n)],
-        sensitive: [HOSTILE_VALUES[(i * 5) % len(HOSTILE_VALUES)] for i in range(n)],
-    }))
+    engine.load_arrow(
+        source,
+        pa.table(
+            {
+                qid_num: [20 + (i * 7) % 50 for i in range(n)],
+                qid_cat: [HOSTILE_VALUES[i % len(HOSTILE_VALUES)] for i in range(n)],
+                sensitive: [HOSTILE_VALUES[(i * 5) % len(HOSTILE_VALUES)] for i in range(n)],
+            }
+        ),
+    )
     hierarchy = tmp_path / "h.csv"
     with hierarchy.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh, delimiter=";")
@@ -49,7 +67,10 @@ def test_hostile_identifiers_and_values(
             qid_cat: {"role": "quasi_identifier", "hierarchy": str(hierarchy)},
             sensitive: {"role": "sensitive"},
         },
-        "privacy": [{"k_anonymity": {"k": 4}}, {"distinct_l_diversity": {"column": sensitive, "l": 2}}],
+        "privacy": [
+            {"k_anonymity": {"k": 4}},
+            {"distinct_l_diversity": {"column": sensitive, "l": 2}},
+        ],
     }
     result = api.run(spec, engine=engine)
     frame = engine.query_arrow("select_all", relation=result.names.main).to_pandas()
@@ -58,5 +79,6 @@ def test_hostile_identifiers_and_values(
     assert class_sizes(frame, [qid_num, qid_cat]).min() >= 4
     assert set(frame[sensitive]) <= set(HOSTILE_VALUES)
     assert snapshot(engine, source) == before
-    assert api.check(engine, result.names.main, [qid_num, qid_cat],
-                     [{"k_anonymity": {"k": 4}}]).holds
+    assert api.check(
+        engine, result.names.main, [qid_num, qid_cat], [{"k_anonymity": {"k": 4}}]
+    ).holds

@@ -17,7 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
         check=True,
     )
     return next(out.glob("anonsql-*.whl"))
@@ -32,8 +43,20 @@ def test_wheel_contains_resources(wheel: Path) -> None:
 
 def test_installed_wheel_finds_templates(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+    )
     script = (
         "import anonsql.resources as r, anonsql.demo as d\n"
         "from anonsql.engines import DuckDBEngine\n"
@@ -42,8 +65,14 @@ def test_installed_wheel_finds_templates(wheel: Path, tmp_path: Path) -> None:
         "print(d.load_adult(e))\n"
     )
     # run from a directory without the source tree, with only the installed copy importable
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(target), "PATH": ""}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(target), "PATH": ""},
+        check=True,
+    )
     lines = done.stdout.strip().splitlines()
     assert lines[0].startswith(str(target)), lines
     assert lines[1] == "30162"

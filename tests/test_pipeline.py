@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import load_people, people_spec, snapshot
+from independent import class_sizes, distinct_sensitive
 
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.sql import TableName
-from helpers import load_people, people_spec, snapshot
-from independent import class_sizes, distinct_sensitive
 
 
 def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
@@ -27,12 +27,31 @@ def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
     assert class_sizes(frame, ["age", "city", "income"]).min() >= 5
     assert len(frame) == 400
     # numeric QIDs are "[lo, hi]" or a plain value; categorical ones are hierarchy labels
-    labels = {"Lyon", "Paris", "Nice", "Rome", "Milan", "Boston", "Austin", "Toronto",
-              "FR", "IT", "US", "CA", "EU", "NA", "*"}
+    labels = {
+        "Lyon",
+        "Paris",
+        "Nice",
+        "Rome",
+        "Milan",
+        "Boston",
+        "Austin",
+        "Toronto",
+        "FR",
+        "IT",
+        "US",
+        "CA",
+        "EU",
+        "NA",
+        "*",
+    }
     assert set(frame["city"]) <= labels
     assert all(v.isdigit() or (v.startswith("[") and v.endswith("]")) for v in frame["age"])
     cert = result.certificate
-    assert cert["verified"] and cert["source_rows"] == 400 and json.loads(cert["dropped_columns"]) == ["name"]
+    assert (
+        cert["verified"]
+        and cert["source_rows"] == 400
+        and json.loads(cert["dropped_columns"]) == ["name"]
+    )
     assert snapshot(engine, source) == before  # the source is never modified
     # the working schema is gone
     assert not engine.query("relation_kind", schema=f"anonsql_work_{cert['run_id']}", name="rows")
@@ -60,10 +79,14 @@ def test_materialize_table_is_a_frozen_copy(engine: Engine, tmp_path: Path) -> N
 
 def test_l_diversity_and_k_together(engine: Engine, tmp_path: Path) -> None:
     load_people(engine)
-    spec = people_spec(tmp_path, k=6, privacy=[
-        {"k_anonymity": {"k": 6}},
-        {"distinct_l_diversity": {"column": "disease", "l": 3}},
-    ])
+    spec = people_spec(
+        tmp_path,
+        k=6,
+        privacy=[
+            {"k_anonymity": {"k": 6}},
+            {"distinct_l_diversity": {"column": "disease", "l": 3}},
+        ],
+    )
     result = api.run(spec, engine=engine)
     frame = engine.query_arrow("select_all", relation=result.names.main).to_pandas()
     qids = ["age", "city", "income"]
@@ -79,7 +102,9 @@ def test_suppression_within_limit_and_counted(engine: Engine, tmp_path: Path) ->
     assert 0 <= suppressed <= 20
     assert result.certificate["published_rows"] + suppressed == 400
     assert result.metric("suppressed_rows") == suppressed
-    no_supp = api.run(people_spec(tmp_path, k=8, output={"schema": "anon", "name": "p0"}), engine=engine)
+    no_supp = api.run(
+        people_spec(tmp_path, k=8, output={"schema": "anon", "name": "p0"}), engine=engine
+    )
     # suppressing outliers can only help utility (NCP charges a suppressed row 1 per QID)
     assert result.metric("discernibility") > 0
     assert no_supp.certificate["suppressed_rows"] == 0
@@ -98,20 +123,35 @@ def test_hand_computed_ncp(engine: Engine, tmp_path: Path) -> None:
     """Four rows, k=2: NCP by hand from the published values."""
     import pyarrow as pa
 
-    engine.load_arrow(TableName("tiny", "main"), pa.table({
-        "age": [20, 22, 40, 50], "city": ["Lyon", "Paris", "Rome", "Milan"], "d": ["a", "b", "a", "b"],
-    }))
+    engine.load_arrow(
+        TableName("tiny", "main"),
+        pa.table(
+            {
+                "age": [20, 22, 40, 50],
+                "city": ["Lyon", "Paris", "Rome", "Milan"],
+                "d": ["a", "b", "a", "b"],
+            }
+        ),
+    )
     spec = people_spec(tmp_path, k=2)
-    spec.update(source="main.tiny", output={"schema": "anon", "name": "tiny"}, columns={
-        "age": {"role": "quasi_identifier", "type": "numeric"},
-        "city": {"role": "quasi_identifier", "hierarchy": spec["columns"]["city"]["hierarchy"]},
-        "d": {"role": "insensitive"},
-    })
+    spec.update(
+        source="main.tiny",
+        output={"schema": "anon", "name": "tiny"},
+        columns={
+            "age": {"role": "quasi_identifier", "type": "numeric"},
+            "city": {"role": "quasi_identifier", "hierarchy": spec["columns"]["city"]["hierarchy"]},
+            "d": {"role": "insensitive"},
+        },
+    )
     result = api.run(spec, engine=engine)
     rows = sorted(engine.query("select_all", relation=result.names.main))
     # age splits at the median 22 into {20,22} and {40,50}; cities generalize to FR and IT
-    assert rows == [("[20, 22]", "FR", "a"), ("[20, 22]", "FR", "b"),
-                    ("[40, 50]", "IT", "a"), ("[40, 50]", "IT", "b")]
+    assert rows == [
+        ("[20, 22]", "FR", "a"),
+        ("[20, 22]", "FR", "b"),
+        ("[40, 50]", "IT", "a"),
+        ("[40, 50]", "IT", "b"),
+    ]
     age = (2 / 30 + 10 / 30) / 2
     city = 3 / 8 * 0.5 + 2 / 8 * 0.5
     assert result.metric("ncp", "age") == pytest.approx(100 * age)

@@ -70,7 +70,9 @@ class Algorithm(ABC):
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             allowed = ", ".join(cls.Options.model_fields) or "(none)"
-            raise SpecError(f"algorithm.{cls.name}.{where}", first["msg"], f"options are: {allowed}") from None
+            raise SpecError(
+                f"algorithm.{cls.name}.{where}", first["msg"], f"options are: {allowed}"
+            ) from None
         return cls(options)
 
     @abstractmethod

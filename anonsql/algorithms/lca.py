@@ -13,11 +13,15 @@ class HierarchyArrays:
 
     def __init__(self, hierarchy: Hierarchy) -> None:
         nodes = hierarchy.nodes
-        self.parent = np.array([-1 if n.parent is None else n.parent for n in nodes], dtype=np.int64)
+        self.parent = np.array(
+            [-1 if n.parent is None else n.parent for n in nodes], dtype=np.int64
+        )
         self.last_leaf = np.array([n.last_leaf for n in nodes], dtype=np.int64)
         self.depth = np.array([n.depth for n in nodes], dtype=np.int64)
         self.ncp = np.array([hierarchy.ncp(n) for n in nodes], dtype=np.float64)
-        self.leaf_node = np.array([hierarchy.leaf_node(r).id for r in range(hierarchy.leaf_count)], dtype=np.int64)
+        self.leaf_node = np.array(
+            [hierarchy.leaf_node(r).id for r in range(hierarchy.leaf_count)], dtype=np.int64
+        )
 
     def lca(self, first_rank: IntArray, last_rank: IntArray) -> IntArray:
         """Node ids of the lowest common ancestors of leaf-rank ranges."""

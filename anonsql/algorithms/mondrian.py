@@ -63,7 +63,10 @@ class Mondrian(Algorithm):
 
     name = "mondrian"
     Options = MondrianOptions
-    reference = "K. LeFevre, D. J. DeWitt, R. Ramakrishnan, Mondrian Multidimensional K-Anonymity, ICDE 2006"
+    reference = (
+        "K. LeFevre, D. J. DeWitt, R. Ramakrishnan, Mondrian Multidimensional K-Anonymity, "
+        "ICDE 2006"
+    )
 
     def partition(self, job: Job, progress: ProgressCallback) -> PartitionSummary:
         return _MondrianRun(job, self.options, progress).run()
@@ -78,9 +81,13 @@ class _MondrianRun:
         self.progress = progress
         self.dims = job.dimensions
         self.categorical = [d for d in self.dims if not d.is_numeric]
-        self.arrays = {d.index: HierarchyArrays(d.hierarchy) for d in self.categorical if d.hierarchy}
+        self.arrays = {
+            d.index: HierarchyArrays(d.hierarchy) for d in self.categorical if d.hierarchy
+        }
         self.evaluator = PartEvaluator(job.models, job.sensitive)
-        self.sa_columns = sorted({m.sensitive_column for m in job.models if m.needs_sensitive and m.sensitive_column})
+        self.sa_columns = sorted(
+            {m.sensitive_column for m in job.models if m.needs_sensitive and m.sensitive_column}
+        )
         self.min_rows = max([m.min_rows() for m in job.models] + [1])
         self.budget = job.suppression_budget
         self.next_pid = 1
@@ -91,7 +98,16 @@ class _MondrianRun:
         self.payload = [d.code for d in self.dims] + [s.code for s in job.sensitive]
         self.t = {
             name: job.work(name)
-            for name in ("rows", "rows_next", "done", "parts", "parts_chunk", "pstate", "split", "decisions")
+            for name in (
+                "rows",
+                "rows_next",
+                "done",
+                "parts",
+                "parts_chunk",
+                "pstate",
+                "split",
+                "decisions",
+            )
         }
 
     # -- round loop ---------------------------------------------------------------------------
@@ -133,10 +149,16 @@ class _MondrianRun:
         if first:
             self._check_root(n)
         widths, params = self._widths(stats)
-        suppressed = np.isin(pid, np.fromiter(self.suppressed_pids, np.int64)) if self.suppressed_pids else np.zeros(len(pid), bool)
+        suppressed = (
+            np.isin(pid, np.fromiter(self.suppressed_pids, np.int64))
+            if self.suppressed_pids
+            else np.zeros(len(pid), bool)
+        )
         splittable = (widths > 0) & ~suppressed[:, None] & (n >= 2 * self.min_rows)[:, None]
         chosen = self._choose(stats, pid, splittable, widths, params) if splittable.any() else None
-        split_pids = np.zeros(0, np.int64) if chosen is None else chosen["pid"].unique().astype(np.int64)
+        split_pids = (
+            np.zeros(0, np.int64) if chosen is None else chosen["pid"].unique().astype(np.int64)
+        )
         final = ~np.isin(pid, split_pids)
         self._write_final(stats, final, suppressed)
         self._rewrite(chosen, params, pid)
@@ -153,7 +175,8 @@ class _MondrianRun:
             if d.is_numeric:
                 if d.span > 0:
                     widths[:, d.index] = (
-                        pc.subtract(pc.cast(hi, pa.float64()), pc.cast(lo, pa.float64())).to_numpy() / d.span
+                        pc.subtract(pc.cast(hi, pa.float64()), pc.cast(lo, pa.float64())).to_numpy()
+                        / d.span
                     )
                 params[d.index] = stats.column(f"med{d.index}").combine_chunks()
             else:
@@ -194,9 +217,16 @@ class _MondrianRun:
             columns[f"p{d.index}"] = params[d.index].filter(mask)
         e.drop(t["pstate"])
         e.load_arrow(t["pstate"], pa.table(columns))
-        common = {"work": t["rows"], "pstate": t["pstate"], "ancestors": self.job.work("ancestors"), "dims": self.dims}
+        common = {
+            "work": t["rows"],
+            "pstate": t["pstate"],
+            "ancestors": self.job.work("ancestors"),
+            "dims": self.dims,
+        }
         sa_tables = {
-            col: e.query_arrow("mondrian/candidates", sa=self.job.sensitive_by_column(col).code, **common)
+            col: e.query_arrow(
+                "mondrian/candidates", sa=self.job.sensitive_by_column(col).code, **common
+            )
             for col in self.sa_columns
         }
         count_table = None if sa_tables else e.query_arrow("mondrian/candidates", sa=None, **common)
@@ -227,7 +257,9 @@ class _MondrianRun:
         picked = valid.drop_duplicates("pid")
         remaining = self.budget - self.suppressed_rows
         if remaining > 0:
-            fallback = table[~table["valid"] & (table["cost"] > 0) & ~table["pid"].isin(picked["pid"])]
+            fallback = table[
+                ~table["valid"] & (table["cost"] > 0) & ~table["pid"].isin(picked["pid"])
+            ]
             fallback = fallback.sort_values(
                 ["pid", "cost", "width", "dim"], ascending=[True, True, False, True], kind="stable"
             ).drop_duplicates("pid")
@@ -244,7 +276,9 @@ class _MondrianRun:
         frame = frame[frame["dim"].isin(numeric_dims)]
         if frame.empty:
             return _empty_candidates()
-        idx = frame.pivot(index=["pid", "dim"], columns="bin", values="row").reindex(columns=[-1, 0, 1])
+        idx = frame.pivot(index=["pid", "dim"], columns="bin", values="row").reindex(
+            columns=[-1, 0, 1]
+        )
         pairs = idx.index.to_frame(index=False)
         lt, eq, gt = (idx[b].fillna(-1).to_numpy(np.int64) for b in (-1, 0, 1))
         # parts per pair: A = (lt+eq | gt), B = (lt | eq+gt)
@@ -289,9 +323,13 @@ class _MondrianRun:
                 src = {-1: lt, 0: eq, 1: gt}[b] >= 0
                 supp = np.where(part == 0, fail_left, fail_right)
                 assigns.append(
-                    pd.DataFrame({"cand": cand[src], "bin": b, "part": part, "suppressed": supp[src]})
+                    pd.DataFrame(
+                        {"cand": cand[src], "bin": b, "part": part, "suppressed": supp[src]}
+                    )
                 )
-        return _Candidates(pd.concat(rows, ignore_index=True), pd.concat(assigns, ignore_index=True))
+        return _Candidates(
+            pd.concat(rows, ignore_index=True), pd.concat(assigns, ignore_index=True)
+        )
 
     def _categorical_candidates(self, bins: Bins) -> _Candidates:
         frame = frame_of(bins)
@@ -303,7 +341,9 @@ class _MondrianRun:
         rows = frame["row"].to_numpy(np.int64)
         frame["ok"] = self.evaluator.holds(self.evaluator.bin_stats(bins, rows))
         # invalid children first, then valid ones smallest first: prefixes are the pooled part
-        frame = frame.sort_values(["pid", "dim", "ok", "n", "bin"], kind="stable").reset_index(drop=True)
+        frame = frame.sort_values(["pid", "dim", "ok", "n", "bin"], kind="stable").reset_index(
+            drop=True
+        )
         frame["pos"] = frame.groupby(["pid", "dim"], sort=False).cumcount()
         pair = frame.groupby(["pid", "dim"], sort=False)
         frame["r"] = pair["bin"].transform("size")
@@ -380,7 +420,9 @@ class _MondrianRun:
                 columns[f"lo{d.index}"] = lo
                 columns[f"hi{d.index}"] = hi
             else:
-                node = self.arrays[d.index].lca(lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64))
+                node = self.arrays[d.index].lca(
+                    lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64)
+                )
                 columns[f"node{d.index}"] = pa.array(node, pa.int32())
         table = pa.table(columns)
         self.partitions += int((~suppressed[final]).sum())
@@ -393,13 +435,19 @@ class _MondrianRun:
             e.load_arrow(t["parts_chunk"], table)
             e.run("mondrian/append_parts", parts=t["parts"], chunk=t["parts_chunk"])
 
-    def _rewrite(self, chosen: pd.DataFrame | None, params: dict[int, pa.Array], pid: IntArray) -> None:
+    def _rewrite(
+        self, chosen: pd.DataFrame | None, params: dict[int, pa.Array], pid: IntArray
+    ) -> None:
         e, t = self.engine, self.t
         if chosen is None:
-            chosen = pd.DataFrame({"cand": [], "pid": [], "dim": [], "bin": [], "part": [], "suppressed": []})
+            chosen = pd.DataFrame(
+                {"cand": [], "pid": [], "dim": [], "bin": [], "part": [], "suppressed": []}
+            )
         chosen = chosen.sort_values(["pid", "part", "bin"], kind="stable")
         parts = chosen[["pid", "part", "suppressed"]].drop_duplicates(["pid", "part"])
-        parts = parts.assign(new_pid=np.arange(self.next_pid, self.next_pid + len(parts), dtype=np.int64))
+        parts = parts.assign(
+            new_pid=np.arange(self.next_pid, self.next_pid + len(parts), dtype=np.int64)
+        )
         self.next_pid += len(parts)
         self.suppressed_pids.update(parts.loc[parts["suppressed"].astype(bool), "new_pid"].tolist())
         decisions = chosen.merge(parts[["pid", "part", "new_pid"]], on=["pid", "part"])

@@ -58,7 +58,9 @@ class Bins:
         for column, frame in frames.items():
             merged = frame.merge(groups[[*keys, "g"]], on=keys, how="left", validate="many_to_one")
             hist = np.zeros((len(groups), by_column[column].distinct), dtype=np.int64)
-            np.add.at(hist, (merged["g"].to_numpy(), merged["sa"].to_numpy()), merged["n"].to_numpy())
+            np.add.at(
+                hist, (merged["g"].to_numpy(), merged["sa"].to_numpy()), merged["n"].to_numpy()
+            )
             histograms[column] = hist
         return cls(
             pid=groups["pid"].to_numpy(np.int64),
@@ -72,7 +74,9 @@ class Bins:
 class PartEvaluator:
     """Evaluates unions of bins against all privacy models at once."""
 
-    def __init__(self, models: Sequence[PrivacyModel], sensitive: Sequence[SensitiveAttribute]) -> None:
+    def __init__(
+        self, models: Sequence[PrivacyModel], sensitive: Sequence[SensitiveAttribute]
+    ) -> None:
         self.models = list(models)
         self.global_counts = {s.column: s.global_counts for s in sensitive}
 
@@ -84,9 +88,13 @@ class PartEvaluator:
             result &= model.holds(parts)
         return result
 
-    def union_stats(self, bins: Bins, members: IntArray, owners: IntArray, n_parts: int) -> PartStats:
+    def union_stats(
+        self, bins: Bins, members: IntArray, owners: IntArray, n_parts: int
+    ) -> PartStats:
         """Stats of ``n_parts`` parts; part ``owners[i]`` contains bin ``members[i]``."""
-        counts = np.bincount(owners, weights=bins.counts[members], minlength=n_parts).astype(np.int64)
+        counts = np.bincount(owners, weights=bins.counts[members], minlength=n_parts).astype(
+            np.int64
+        )
         hists: dict[str, IntArray] = {}
         for column, hist in bins.histograms.items():
             acc = np.zeros((n_parts, hist.shape[1]), dtype=np.int64)

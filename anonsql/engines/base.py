@@ -45,9 +45,28 @@ class ColumnInfo:
 
 NUMERIC_TYPES = frozenset(
     {
-        "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-        "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "REAL", "DOUBLE", "DECIMAL", "NUMERIC",
-        "DOUBLE PRECISION", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8",
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "INT",
+        "BIGINT",
+        "HUGEINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "UHUGEINT",
+        "FLOAT",
+        "REAL",
+        "DOUBLE",
+        "DECIMAL",
+        "NUMERIC",
+        "DOUBLE PRECISION",
+        "INT2",
+        "INT4",
+        "INT8",
+        "FLOAT4",
+        "FLOAT8",
     }
 )
 
@@ -149,7 +168,9 @@ class Engine(ABC):
 
     def relation_kind(self, relation: TableName) -> str | None:
         """``'view'``, ``'table'``, or None if nothing by that name exists."""
-        rows = self.query("relation_kind", schema=relation.schema or self.current_schema(), name=relation.name)
+        rows = self.query(
+            "relation_kind", schema=relation.schema or self.current_schema(), name=relation.name
+        )
         if not rows:
             return None
         return "view" if "VIEW" in str(rows[0][0]).upper() else "table"

@@ -57,7 +57,9 @@ class Hierarchy:
         self.name = name
         self.origin = origin
         if not paths:
-            raise HierarchyError(name, f"hierarchy {origin} has no values", "give at least one leaf value")
+            raise HierarchyError(
+                name, f"hierarchy {origin} has no values", "give at least one leaf value"
+            )
         line_numbers = list(lines) if lines is not None else list(range(1, len(paths) + 1))
         collapsed = [_collapse(p) for p in paths]
         self._build(collapsed, line_numbers)
@@ -73,8 +75,11 @@ class Hierarchy:
                 (ln for p, ln in zip(paths, lines, strict=True) if not p or p[-1] != paths[0][-1]),
                 lines[0],
             )
-            raise self._error(first_bad, "the hierarchy has more than one root",
-                              "end every line with the same root label, e.g. '*'")
+            raise self._error(
+                first_bad,
+                "the hierarchy has more than one root",
+                "end every line with the same root label, e.g. '*'",
+            )
         # children keyed by root-to-node label path; insertion order = first appearance
         children: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         leaf_paths: dict[str, tuple[str, ...]] = {}
@@ -85,8 +90,11 @@ class Hierarchy:
             top_down = tuple(reversed(path))
             if leaf in leaf_paths:
                 if leaf_paths[leaf] != top_down:
-                    raise self._error(line, "a leaf value appears twice with different parents",
-                                      "list each value once")
+                    raise self._error(
+                        line,
+                        "a leaf value appears twice with different parents",
+                        "list each value once",
+                    )
                 continue
             leaf_paths[leaf] = top_down
             for depth in range(len(top_down)):
@@ -111,8 +119,11 @@ class Hierarchy:
         for path in leaf_paths.values():
             if path in children:
                 line = label_line[path[-1]]
-                raise self._error(line, "a leaf value is also an inner node of the hierarchy",
-                                  "a value must not generalize to itself with children")
+                raise self._error(
+                    line,
+                    "a leaf value is also an inner node of the hierarchy",
+                    "a value must not generalize to itself with children",
+                )
 
         self.nodes: list[Node] = []
         self.leaves: list[str] = []
@@ -140,8 +151,13 @@ class Hierarchy:
             self.leaves.append(path[-1])
         child_ids = tuple(self._add(kid, node_id, depth + 1, children) for kid in kids)
         self.nodes[node_id] = Node(
-            node_id, path[-1], depth, parent, self.nodes[node_id].first_leaf,
-            len(self.leaves) - 1, child_ids,
+            node_id,
+            path[-1],
+            depth,
+            parent,
+            self.nodes[node_id].first_leaf,
+            len(self.leaves) - 1,
+            child_ids,
         )
         return node_id
 

@@ -28,6 +28,11 @@ class ClassMetrics(Metric):
             MetricValue("average_class_size", None, published / classes if classes else 0.0),
         ]
         if ctx.k:
-            values.append(MetricValue("normalized_average_class_size", None,
-                                      (published / classes / ctx.k) if classes else 0.0))
+            values.append(
+                MetricValue(
+                    "normalized_average_class_size",
+                    None,
+                    (published / classes / ctx.k) if classes else 0.0,
+                )
+            )
         return values

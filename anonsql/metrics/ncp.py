@@ -28,7 +28,8 @@ class NCP(Metric):
         suppressed = ctx.source_rows - published
         if suppressed < 0:
             raise AnonsqlError(
-                f"{ctx.relation} has {published} rows, more than the {ctx.source_rows} of the source; "
+                f"{ctx.relation} has {published} rows, more than the {ctx.source_rows} "
+                "of the source; "
                 "it was changed after publishing. Fix: re-run anonsql"
             )
         values: list[MetricValue] = []
@@ -37,7 +38,8 @@ class NCP(Metric):
             penalty, unmatched = float(row[1 + 2 * i] or 0.0), int(row[2 + 2 * i] or 0)
             if unmatched:
                 raise AnonsqlError(
-                    f"column {qid.column!r}: {unmatched} rows hold labels that are not nodes of its "
+                    f"column {qid.column!r}: {unmatched} rows hold labels that are not nodes "
+                    "of its "
                     "hierarchy. Fix: measure a relation published with this hierarchy"
                 )
             attribute = 100.0 * (penalty + suppressed) / ctx.source_rows

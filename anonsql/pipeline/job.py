@@ -54,7 +54,7 @@ class Dimension:
 
 @dataclass
 class SensitiveAttribute:
-    """A sensitive column coded ``s<index>`` in the working table (dense rank by value, NULL last)."""
+    """A sensitive column, coded ``s<index>`` in the working table (dense rank, NULL last)."""
 
     index: int
     column: str

@@ -43,8 +43,11 @@ def parse_relation(text: str, key: str) -> TableName:
 def source_columns(engine: Engine, source: TableName, key: str = "source") -> list[ColumnInfo]:
     columns = engine.columns(source)
     if columns is None:
-        raise SpecError(key, f"the relation {source} does not exist in the database",
-                        "check the schema and table name (and the database path)")
+        raise SpecError(
+            key,
+            f"the relation {source} does not exist in the database",
+            "check the schema and table name (and the database path)",
+        )
     return columns
 
 
@@ -53,7 +56,9 @@ def check_columns(declared: list[str], catalog: list[ColumnInfo], key: str) -> N
     for name in declared:
         if name not in names:
             close = difflib.get_close_matches(name, names, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"the columns are: {', '.join(names)}"
+            hint = (
+                f"did you mean {close[0]!r}?" if close else f"the columns are: {', '.join(names)}"
+            )
             raise SpecError(f"{key}.{name}", "no such column in the source", hint)
 
 
@@ -69,8 +74,11 @@ def build_models(spec: Spec) -> list[PrivacyModel]:
         if model.needs_sensitive and column is not None:
             declared = spec.columns.get(column)
             if declared is None or declared.role is not Role.SENSITIVE:
-                raise SpecError(f"{key}.column", f"column {column!r} is not declared with role sensitive",
-                                f"add `{column}: {{role: sensitive}}` under columns")
+                raise SpecError(
+                    f"{key}.column",
+                    f"column {column!r} is not declared with role sensitive",
+                    f"add `{column}: {{role: sensitive}}` under columns",
+                )
         models.append(model)
     return models
 
@@ -84,14 +92,19 @@ def load_hierarchy(engine: Engine, spec: Spec, source: TableName, column: str) -
     assert isinstance(declared, dict)
     if "table" in declared:
         if set(declared) != {"table"}:
-            raise SpecError(key, "a table hierarchy takes only the key 'table'", "remove the other keys")
+            raise SpecError(
+                key, "a table hierarchy takes only the key 'table'", "remove the other keys"
+            )
         relation = parse_relation(str(declared["table"]), f"{key}.table")
         return read_hierarchy_table(engine, relation, name=column)
     if "builder" in declared:
-        values = [str(r[0]) for r in engine.query("prepare/distinct_text", source=source, column=column)]
+        values = [
+            str(r[0]) for r in engine.query("prepare/distinct_text", source=source, column=column)
+        ]
         return build_hierarchy(declared, values, name=column)
-    raise SpecError(key, "a hierarchy is a file path, {table: ...} or {builder: ...}",
-                    "give one of these forms")
+    raise SpecError(
+        key, "a hierarchy is a file path, {table: ...} or {builder: ...}", "give one of these forms"
+    )
 
 
 def resolve_path(text: str, base_dir: Path, key: str) -> Path:
@@ -105,8 +118,12 @@ def resolve_path(text: str, base_dir: Path, key: str) -> Path:
         if candidate.is_file():
             return candidate
     tried = ", ".join(str(c) for c in candidates)
-    raise SpecError(key, f"hierarchy file not found (tried {tried})", "check the path; relative "
-                    "paths are resolved beside the spec file, then in anonsql's shipped hierarchies")
+    raise SpecError(
+        key,
+        f"hierarchy file not found (tried {tried})",
+        "check the path; relative "
+        "paths are resolved beside the spec file, then in anonsql's shipped hierarchies",
+    )
 
 
 def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
@@ -117,14 +134,19 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
     source = parse_relation(spec.source, "source")
     output = TableName(name=spec.output.name, schema=spec.output.schema_)
     if output == source:
-        raise SpecError("output", "the output would replace the source", "publish under another name")
+        raise SpecError(
+            "output", "the output would replace the source", "publish under another name"
+        )
     catalog = source_columns(engine, source)
     check_columns(list(spec.columns), catalog, "columns")
     types = {c.name: c for c in catalog}
     for name in spec.columns:
         if name.endswith(GENERALIZED_SUFFIX):
-            raise SpecError(f"columns.{name}", f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
-                            "rename the column in a view over the source")
+            raise SpecError(
+                f"columns.{name}",
+                f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
+                "rename the column in a view over the source",
+            )
 
     dims: list[Dimension] = []
     for name in spec.quasi_identifiers:
@@ -132,23 +154,32 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
         key = f"columns.{name}"
         if col.hierarchy is not None:
             if col.type == "numeric":
-                raise SpecError(key, "a numeric QID is generalized to intervals and takes no hierarchy",
-                                "drop `type: numeric` to use the hierarchy, or drop the hierarchy")
+                raise SpecError(
+                    key,
+                    "a numeric QID is generalized to intervals and takes no hierarchy",
+                    "drop `type: numeric` to use the hierarchy, or drop the hierarchy",
+                )
             dims.append(Dimension(len(dims), name, "categorical"))
         elif col.type == "numeric":
             if not types[name].is_numeric:
-                raise SpecError(f"{key}.type", f"declared numeric but the column is {types[name].data_type}",
-                                "give the column a hierarchy instead of type: numeric")
+                raise SpecError(
+                    f"{key}.type",
+                    f"declared numeric but the column is {types[name].data_type}",
+                    "give the column a hierarchy instead of type: numeric",
+                )
             dims.append(Dimension(len(dims), name, "numeric"))
         else:
-            raise SpecError(key, "a quasi-identifier needs a hierarchy or `type: numeric`",
-                            "add `hierarchy: <file>` or `type: numeric`")
+            raise SpecError(
+                key,
+                "a quasi-identifier needs a hierarchy or `type: numeric`",
+                "add `hierarchy: <file>` or `type: numeric`",
+            )
     models = build_models(spec)
-    sa_columns = sorted({m.sensitive_column for m in models if m.needs_sensitive and m.sensitive_column},
-                        key=list(spec.columns).index)
-    sensitive = [
-        SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)
-    ]
+    sa_columns = sorted(
+        {m.sensitive_column for m in models if m.needs_sensitive and m.sensitive_column},
+        key=list(spec.columns).index,
+    )
+    sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
 
     profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
     row = {name: profile.column(name)[0].as_py() for name in profile.column_names}
@@ -158,8 +189,11 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
     for d in dims:
         nulls = int(row[f"nulls{d.index}"])
         if nulls:
-            raise SpecError(f"columns.{d.column}", f"{nulls} rows have NULL in this quasi-identifier",
-                            "fill the NULLs (e.g. a view with COALESCE) or exclude those rows")
+            raise SpecError(
+                f"columns.{d.column}",
+                f"{nulls} rows have NULL in this quasi-identifier",
+                "fill the NULLs (e.g. a view with COALESCE) or exclude those rows",
+            )
         if d.is_numeric:
             d.global_min, d.global_max = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
     for s in sensitive:
@@ -169,13 +203,27 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
         model.check_against(data, f"privacy[{position}].{model.name}")
 
     roles = {name: col.role for name, col in spec.columns.items()}
-    passthrough = [c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)]
+    passthrough = [
+        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
+    ]
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
-    job = Job(spec=spec, engine=engine, source=source, output=output, dimensions=dims,
-              sensitive=sensitive, models=models, passthrough=passthrough, dropped=dropped, rows=rows,
-              run_id=run_id or new_run_id())
+    job = Job(
+        spec=spec,
+        engine=engine,
+        source=source,
+        output=output,
+        dimensions=dims,
+        sensitive=sensitive,
+        models=models,
+        passthrough=passthrough,
+        dropped=dropped,
+        rows=rows,
+        run_id=run_id or new_run_id(),
+    )
 
-    hierarchies = {d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric}
+    hierarchies = {
+        d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric
+    }
     engine.create_schema(job.work_schema)
     leaves: dict[int, TableName] = {}
     for d in dims:
@@ -186,13 +234,21 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
         materialize(engine, d.hierarchy, leaves[d.index], job.work(f"nodes{d.index}"))
         missing_rows, missing_values = uncovered(engine, source, d.column, leaves[d.index])
         if missing_rows:
-            raise SpecError(f"columns.{d.column}.hierarchy",
-                            f"{missing_values} distinct values ({missing_rows} rows) of the column are "
-                            "not leaves of the hierarchy",
-                            "add those values to the hierarchy (values are compared as text)")
+            raise SpecError(
+                f"columns.{d.column}.hierarchy",
+                f"{missing_values} distinct values ({missing_rows} rows) of the column are "
+                "not leaves of the hierarchy",
+                "add those values to the hierarchy (values are compared as text)",
+            )
     engine.load_arrow(job.work("ancestors"), ancestors_table(dims))
-    engine.run("prepare/create_rows", rows=job.work("rows"), source=source, dims=dims,
-               sensitive=sensitive, leaves=leaves)
+    engine.run(
+        "prepare/create_rows",
+        rows=job.work("rows"),
+        source=source,
+        dims=dims,
+        sensitive=sensitive,
+        leaves=leaves,
+    )
     for s in sensitive:
         counts = engine.query("prepare/sensitive_counts", rows=job.work("rows"), code=s.code)
         s.global_counts = np.zeros(s.distinct, dtype=np.int64)

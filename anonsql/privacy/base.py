@@ -76,6 +76,10 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Inside PrivacyModel the name ``Params`` is the class attribute, not this class.
+ParamsBase = Params
+
+
 class PrivacyModel(ABC):
     """Base class of privacy models.
 
@@ -86,13 +90,13 @@ class PrivacyModel(ABC):
     """
 
     name: ClassVar[str]
-    Params: ClassVar[type[Params]]
+    Params: ClassVar[type[ParamsBase]]
     needs_sensitive: ClassVar[bool] = False
     monotonic: ClassVar[bool] = True
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
 
-    def __init__(self, params: Params) -> None:
+    def __init__(self, params: ParamsBase) -> None:
         self.params = params
 
     @classmethod
@@ -102,9 +106,7 @@ class PrivacyModel(ABC):
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "(parameters)"
-            raise SpecError(
-                f"{key}.{where}", first["msg"], cls.parameter_help()
-            ) from None
+            raise SpecError(f"{key}.{where}", first["msg"], cls.parameter_help()) from None
         model = cls(params)
         model.check_params(key)
         return model
@@ -118,7 +120,7 @@ class PrivacyModel(ABC):
         """Validate parameters on their own (bounds that do not depend on the data)."""
 
     def check_against(self, profile: DataProfile, key: str) -> None:
-        """Validate parameters against the data; raise SpecError/InfeasibleError naming the bound."""
+        """Validate parameters against the data, raising errors that name the bound."""
 
     def min_rows(self) -> int:
         """A lower bound on the rows of any part on which the model can hold."""

@@ -48,5 +48,7 @@ class KAnonymity(PrivacyModel):
     def holds(self, parts: PartStats) -> BoolArray:
         return parts.counts >= self.k
 
-    def violations_sql(self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]) -> str:
+    def violations_sql(
+        self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]
+    ) -> str:
         return renderer.render("privacy/k_anonymity", relation=relation, qids=list(qids), k=self.k)

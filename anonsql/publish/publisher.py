@@ -53,11 +53,22 @@ def stage(job: Job) -> None:
     e = job.engine
     nodes = {d.index: job.work(f"nodes{d.index}") for d in job.dimensions if not d.is_numeric}
     leaves = {d.index: job.work(f"leaves{d.index}") for d in job.dimensions if not d.is_numeric}
-    e.run("publish/generalized", target=job.work("generalized"), parts=job.work("parts"),
-          dims=job.dimensions, nodes=nodes)
-    e.run("publish/recoding", target=job.work("recoding"), rows=job.work("rows"),
-          generalized=job.work("generalized"), dims=job.dimensions, leaves=leaves,
-          suffix=GENERALIZED_SUFFIX)
+    e.run(
+        "publish/generalized",
+        target=job.work("generalized"),
+        parts=job.work("parts"),
+        dims=job.dimensions,
+        nodes=nodes,
+    )
+    e.run(
+        "publish/recoding",
+        target=job.work("recoding"),
+        rows=job.work("rows"),
+        generalized=job.work("generalized"),
+        dims=job.dimensions,
+        leaves=leaves,
+        suffix=GENERALIZED_SUFFIX,
+    )
     e.load_arrow(job.work("attributes"), attributes_table(job))
     e.load_arrow(job.work("hierarchy_nodes"), hierarchy_nodes_table(job))
 
@@ -68,15 +79,27 @@ def attributes_table(job: Job) -> pa.Table:
         {
             "attribute": pa.array([d.column for d in dims], pa.string()),
             "kind": pa.array([d.kind for d in dims], pa.string()),
-            "min_value": pa.array([d.global_min if d.is_numeric else None for d in dims], pa.float64()),
-            "max_value": pa.array([d.global_max if d.is_numeric else None for d in dims], pa.float64()),
-            "leaf_count": pa.array([d.hierarchy.leaf_count if d.hierarchy else None for d in dims], pa.int64()),
+            "min_value": pa.array(
+                [d.global_min if d.is_numeric else None for d in dims], pa.float64()
+            ),
+            "max_value": pa.array(
+                [d.global_max if d.is_numeric else None for d in dims], pa.float64()
+            ),
+            "leaf_count": pa.array(
+                [d.hierarchy.leaf_count if d.hierarchy else None for d in dims], pa.int64()
+            ),
         }
     )
 
 
 def hierarchy_nodes_table(job: Job) -> pa.Table:
-    columns: dict[str, list[Any]] = {"attribute": [], "label": [], "depth": [], "leaf_count": [], "ncp": []}
+    columns: dict[str, list[Any]] = {
+        "attribute": [],
+        "label": [],
+        "depth": [],
+        "leaf_count": [],
+        "ncp": [],
+    }
     for d in job.dimensions:
         if d.hierarchy is None:
             continue
@@ -99,9 +122,13 @@ def hierarchy_nodes_table(job: Job) -> pa.Table:
 
 def qid_infos(job: Job) -> list[QidInfo]:
     return [
-        QidInfo(d.column, d.kind, d.global_min if d.is_numeric else None,
-                d.global_max if d.is_numeric else None,
-                d.hierarchy.leaf_count if d.hierarchy else None)
+        QidInfo(
+            d.column,
+            d.kind,
+            d.global_min if d.is_numeric else None,
+            d.global_max if d.is_numeric else None,
+            d.hierarchy.leaf_count if d.hierarchy else None,
+        )
         for d in job.dimensions
     ]
 
@@ -115,8 +142,11 @@ def guard_output(job: Job, names: OutputNames) -> None:
     """Refuse to replace a relation that anonsql did not publish."""
     e = job.engine
     if e.relation_kind(names.main) is not None and not e.exists(names.certificate):
-        raise SpecError("output", f"{names.main} exists and was not published by anonsql "
-                        "(no certificate beside it)", "choose another output name, or drop it yourself")
+        raise SpecError(
+            "output",
+            f"{names.main} exists and was not published by anonsql (no certificate beside it)",
+            "choose another output name, or drop it yourself",
+        )
 
 
 def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResult:
@@ -138,9 +168,19 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
         for relation in names.all():
             e.drop_any(relation)
         for kind_name in ("recoding", "attributes", "hierarchy_nodes"):
-            e.run("publish/copy_table", target=names.companion(kind_name), source=job.work(kind_name))
-        e.run("publish/anonymized", kind=kind, target=names.main, source=job.source,
-              recoding=names.recoding, columns=columns, dims=job.dimensions, suffix=GENERALIZED_SUFFIX)
+            e.run(
+                "publish/copy_table", target=names.companion(kind_name), source=job.work(kind_name)
+            )
+        e.run(
+            "publish/anonymized",
+            kind=kind,
+            target=names.main,
+            source=job.source,
+            recoding=names.recoding,
+            columns=columns,
+            dims=job.dimensions,
+            suffix=GENERALIZED_SUFFIX,
+        )
         check = check_relation(e, names.main, qids, job.models)
         published = e.count_rows(names.main)
         expected = job.rows - summary.suppressed_rows
@@ -149,14 +189,28 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
         if published != expected:
             raise VerificationError({"rows accounted for": abs(published - expected)})
         sensitive = [s.column for s in job.sensitive]
-        e.run("publish/classes", target=names.classes, relation=names.main, qids=qids, sensitive=sensitive)
-        ctx = MetricContext(engine=e, relation=names.main, qids=qid_infos(job),
-                            hierarchy_nodes=names.hierarchy_nodes, source_rows=job.rows, k=k_of(job))
+        e.run(
+            "publish/classes",
+            target=names.classes,
+            relation=names.main,
+            qids=qids,
+            sensitive=sensitive,
+        )
+        ctx = MetricContext(
+            engine=e,
+            relation=names.main,
+            qids=qid_infos(job),
+            hierarchy_nodes=names.hierarchy_nodes,
+            source_rows=job.rows,
+            k=k_of(job),
+        )
         metrics = compute_all(ctx)
         e.load_arrow(names.metrics, metrics_table(metrics))
         certificate = make_certificate(job, summary, check, published, metrics, started)
         e.load_arrow(names.certificate, pa.Table.from_pylist([certificate]))
-    return PublishResult(names=names, check=check, metrics=metrics, certificate=certificate, summary=summary)
+    return PublishResult(
+        names=names, check=check, metrics=metrics, certificate=certificate, summary=summary
+    )
 
 
 def metrics_table(metrics: list[MetricValue]) -> pa.Table:

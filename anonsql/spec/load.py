@@ -27,7 +27,9 @@ def spec_from_mapping(
 ) -> Spec:
     """Validate a mapping (parsed YAML or a Python dict) into a :class:`Spec`."""
     if not isinstance(data, Mapping):
-        raise SpecError("(top level)", "the spec must be a mapping of keys", "see README", source=source)
+        raise SpecError(
+            "(top level)", "the spec must be a mapping of keys", "see README", source=source
+        )
     payload = dict(data)
     if base_dir is not None:
         payload["base_dir"] = base_dir
@@ -50,5 +52,7 @@ def load_spec(path: str | Path) -> Spec:
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"
-        raise SpecError(where, "the file is not valid YAML", "fix the YAML syntax", source=str(path)) from None
+        raise SpecError(
+            where, "the file is not valid YAML", "fix the YAML syntax", source=str(path)
+        ) from None
     return spec_from_mapping(data or {}, source=str(path), base_dir=path.resolve().parent)

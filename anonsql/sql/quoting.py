@@ -53,7 +53,7 @@ class TableName:
 
     @classmethod
     def parse(cls, text: str) -> TableName:
-        """Parse ``schema.table`` or ``table`` (quoted parts allowed, e.g. ``"my schema"."t.1"``)."""
+        """Parse ``schema.table`` or ``table``; quoted parts are allowed (``"my schema"."t.1"``)."""
         try:
             table = sqlglot.parse_one(text, into=exp.Table, read=TEMPLATE_DIALECT)
         except sqlglot.errors.ParseError as err:

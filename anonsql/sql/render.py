@@ -86,7 +86,9 @@ class SqlRenderer:
         """Render a one-statement template into this dialect."""
         statements = self.render_many(name, **params)
         if len(statements) != 1:
-            raise TemplateError(f"template {name!r} rendered {len(statements)} statements, expected 1")
+            raise TemplateError(
+                f"template {name!r} rendered {len(statements)} statements, expected 1"
+            )
         return statements[0]
 
     def count_of(self, query: str) -> str:

@@ -5,12 +5,15 @@ WITH numbered AS (
   FROM {{ adult | qname }}
 ), draws AS (
   SELECT r.range AS i,
-         HASH(r.range, {{ seed | lit }}) % (SELECT COUNT(*) FROM numbered) AS pick,
-         CAST(HASH(r.range, {{ (seed + 1) | lit }}) % 5 AS INTEGER) - 2 AS shift
+         HASH(r.range, {{ seed | lit }}) % (SELECT COUNT(*) FROM numbered) AS person,
+         HASH(r.range, {{ (seed + 1) | lit }}) % (SELECT COUNT(*) FROM numbered) AS job,
+         CAST(HASH(r.range, {{ (seed + 2) | lit }}) % 5 AS INTEGER) - 2 AS shift
   FROM range({{ rows | lit }}) AS r
 )
 SELECT d.i AS person_id,
-       LEAST(90, GREATEST(17, n.age + d.shift)) AS age,
-       n.workclass, n.education_num, n.marital_status, n.occupation, n.race, n.sex,
-       n.native_country, n.hours_per_week, n."class"
-FROM draws AS d JOIN numbered AS n ON n.rn = d.pick
+       LEAST(90, GREATEST(17, p.age + d.shift)) AS age,
+       j.workclass, j.education_num, p.marital_status, j.occupation, p.race, p.sex,
+       p.native_country, j.hours_per_week, j."class"
+FROM draws AS d
+JOIN numbered AS p ON p.rn = d.person
+JOIN numbered AS j ON j.rn = d.job

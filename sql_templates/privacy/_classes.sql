@@ -5,3 +5,32 @@
 {% macro class_join(qids, left, right) -%}
 {% for q in qids %}{{ left }}.{{ q | ident }} IS NOT DISTINCT FROM {{ right }}.{{ q | ident }}{{ " AND " if not loop.last }}{% endfor %}
 {%- endmacro %}
+{#
+  The sensitive-attribute models work on internal names so that no user column name can collide
+  with a name of the query: class keys are q0, q1, ... and the sensitive value is sa.
+#}
+{% macro class_keys(qids) -%}
+{% for q in qids %}{{ ('q' ~ loop.index0) | ident }}{{ ", " if not loop.last }}{% endfor %}
+{%- endmacro %}
+{% macro class_columns(qids) -%}
+{% for q in qids %}{{ ('q' ~ loop.index0) | ident }} AS {{ q | ident }}{{ ", " if not loop.last }}{% endfor %}
+{%- endmacro %}
+{#
+  Two CTEs: sa_rows (class keys and sensitive value of every row) and sa_frequencies (one row per
+  class and sensitive value, with its count n). Grouping by the value makes NULL one value of its
+  own, as it is one code on the Python side.
+#}
+{% macro sa_frequencies(relation, qids, column) -%}
+sa_rows AS (
+  SELECT {% for q in qids %}{{ q | ident }} AS {{ ('q' ~ loop.index0) | ident }}, {% endfor %}{{ column | ident }} AS sa
+  FROM {{ relation | qname }}
+),
+sa_frequencies AS (
+  SELECT {{ class_keys(qids) }}, sa, COUNT(*) AS n
+  FROM sa_rows
+  GROUP BY {{ class_keys(qids) }}, sa
+)
+{%- endmacro %}
+{% macro dbl(expression) -%}
+CAST({{ expression }} AS DOUBLE)
+{%- endmacro %}
