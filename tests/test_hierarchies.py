@@ -142,10 +142,10 @@ def test_ragged_and_padded_forms_are_one_hierarchy(tmp_path: Path) -> None:
     assert paths_of(ragged) == paths_of(padded) == [["a", "*"], ["b", "g", "*"], ["c", "g", "*"]]
 
 
-def test_reader_skips_blanks_strips_labels_and_reads_quotes(tmp_path: Path) -> None:
-    text = '\ufeff\n  a ; g ;*\n\n"b;1";"say ""hi""";*;\r\n   \nc , d;g;*\n'
+def test_reader_skips_blanks_keeps_labels_exactly_and_reads_quotes(tmp_path: Path) -> None:
+    text = '\ufeff\n  a ;g;*\n\n"b;1";"say ""hi""";*;\r\n   \nc , d;g;*\n'
     h = read_hierarchy(write(tmp_path, text), name="x")
-    assert paths_of(h) == [["a", "g", "*"], ["c , d", "g", "*"], ["b;1", 'say "hi"', "*"]]
+    assert paths_of(h) == [["  a ", "g", "*"], ["c , d", "g", "*"], ["b;1", 'say "hi"', "*"]]
 
 
 def test_comma_delimiter(tmp_path: Path) -> None:

@@ -35,6 +35,10 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Inside Algorithm the name ``Options`` is the class attribute, not this class.
+OptionsBase = Options
+
+
 @dataclass
 class PartitionSummary:
     """What an algorithm reports about its search, for the certificate and benchmarks."""
@@ -56,10 +60,10 @@ class Algorithm(ABC):
     """
 
     name: ClassVar[str]
-    Options: ClassVar[type[Options]] = Options
+    Options: ClassVar[type[OptionsBase]] = OptionsBase
     reference: ClassVar[str] = ""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: OptionsBase) -> None:
         self.options = options
 
     @classmethod

@@ -38,7 +38,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from anonsql.algorithms.base import Algorithm, Options, PartitionSummary, ProgressCallback
+from anonsql.algorithms.base import (
+    Algorithm,
+    Options,
+    OptionsBase,
+    PartitionSummary,
+    ProgressCallback,
+)
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.part_eval import Bins, PartEvaluator, frame_of
 from anonsql.errors import InfeasibleError
@@ -73,7 +79,7 @@ class Mondrian(Algorithm):
 
 
 class _MondrianRun:
-    def __init__(self, job: Job, options: Options, progress: ProgressCallback) -> None:
+    def __init__(self, job: Job, options: OptionsBase, progress: ProgressCallback) -> None:
         assert isinstance(options, MondrianOptions)
         self.job = job
         self.engine = job.engine
@@ -235,10 +241,12 @@ class _MondrianRun:
             return None
         cands = self._numeric_candidates(bins)
         cat = self._categorical_candidates(bins)
-        table = pd.concat([cands.table, cat.table], ignore_index=True)
-        assign = pd.concat([cands.assign, cat.assign], ignore_index=True)
-        if table.empty:
+        found = [c for c in (cands, cat) if not c.table.empty]
+        if not found:
             return None
+        table = pd.concat([c.table for c in found], ignore_index=True)
+        assign = pd.concat([c.assign for c in found], ignore_index=True)
+        table = table.astype({"valid": bool, "cost": np.int64})
         width_of = pd.DataFrame(widths, columns=range(len(self.dims)))
         width_of["pid"] = pid
         long = width_of.melt(id_vars="pid", var_name="dim", value_name="width")

@@ -104,6 +104,8 @@ def _records(file: Path, delimiter: str, key: str) -> Iterator[tuple[int, list[s
 def _labels(row: list[str]) -> list[str]:
     # Labels are kept exactly (no stripping): they must equal the data's values as text.
     labels = [field.rstrip("\r") for field in row]
+    if all(not label.strip() for label in labels):
+        return []
     while labels and labels[-1] == "":
         labels.pop()
     return labels

@@ -95,7 +95,8 @@ class Spec(_Strict):
     def algorithm_options(self) -> dict[str, Any]:
         if isinstance(self.algorithm, str):
             return {}
-        return dict(next(iter(self.algorithm.values())) or {})
+        options = next(iter(self.algorithm.values()))
+        return dict(options) if options else {}
 
     def canonical_json(self) -> str:
         """The spec as canonical JSON, hashed into the certificate."""

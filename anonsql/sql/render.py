@@ -93,9 +93,9 @@ class SqlRenderer:
 
     def count_of(self, query: str) -> str:
         """``SELECT COUNT(*)`` over a query this renderer produced."""
-        inner = sqlglot.parse_one(query, read=self.dialect)
+        inner: Any = sqlglot.parse_one(query, read=self.dialect)
         outer = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("v"))
         return self.generate(outer)
 
-    def generate(self, expression: exp.Expression) -> str:
-        return expression.sql(dialect=self.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)
+    def generate(self, expression: Any) -> str:
+        return str(expression.sql(dialect=self.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE))
