@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from anonsql import api
-from anonsql.demo import adult_spec, load_adult
+from anonsql.demo import SAMPLES, adult_spec, load_adult, load_sample
 from anonsql.engines import DuckDBEngine, Engine, connect
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
@@ -167,6 +167,19 @@ def demo(database: str, k: int) -> None:
         show_sample(engine, result)
         if database != ":memory:":
             out.print(f'\nQuery it: duckdb {database} "SELECT * FROM anon.adult LIMIT 10"')
+
+
+@main.command()
+@click.argument("name", type=click.Choice(list(SAMPLES)))
+@click.option("--database", required=True, help="DuckDB file to load the sample into.")
+@click.option("--table", default=None, help="Target table (default: main.<name with _>).")
+@handle_errors
+def sample(name: str, database: str, table: str | None) -> None:
+    """Load a data sample shipped with anonsql into a DuckDB database."""
+    target = TableName.parse(table) if table else TableName(name.replace("-", "_"), "main")
+    with DuckDBEngine(database) as engine:
+        rows = load_sample(engine, name, target)
+    out.print(f"loaded {rows} rows into {target} in {database}")
 
 
 def print_result(result: PublishResult) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from anonsql.engines import DuckDBEngine, Engine
+from anonsql.errors import SpecError
 from anonsql.resources import resource_dir
 from anonsql.sql import TableName
 
@@ -21,15 +22,25 @@ ADULT_QIDS = {
 }
 
 
-def adult_csv() -> Path:
-    return resource_dir("datasets") / "adult" / "adult.csv.gz"
+SAMPLES = ("adult", "adult-arx")
+
+
+def sample_csv(name: str) -> Path:
+    if name not in SAMPLES:
+        raise SpecError("sample", f"no shipped sample named {name!r}", f"use one of {SAMPLES}")
+    return resource_dir("datasets") / name / "adult.csv.gz"
+
+
+def load_sample(engine: Engine, name: str, table: TableName) -> int:
+    """Load a shipped sample into ``table`` (replacing it); return its row count."""
+    engine.drop(table)
+    engine.run("demo/load_csv", target=table, path=str(sample_csv(name)))
+    return engine.count_rows(table)
 
 
 def load_adult(engine: Engine, table: TableName = TableName("adult", "main")) -> int:
     """Load the shipped Adult sample (30,162 rows) into ``table``; return its row count."""
-    engine.drop(table)
-    engine.run("demo/load_csv", target=table, path=str(adult_csv()))
-    return engine.count_rows(table)
+    return load_sample(engine, "adult", table)
 
 
 def adult_spec(

@@ -16,18 +16,21 @@ LEFT JOIN {{ ancestors | qname }} AS a
   ON a.dim = s.dim AND a.depth = s.depth + 1
   AND a.leaf_rank = CASE s.dim {% for d in categorical %}WHEN {{ d.index | lit }} THEN w.{{ d.code | ident }} {% endfor %}END
 {% endif %}
+{% set numeric = dims | selectattr("is_numeric") | list %}
 JOIN {{ decisions | qname }} AS d
   ON d.pid = w.pid
+{% if numeric %}
   AND d.bin = CASE s.dim
-{% for d in dims %}
-{% if d.is_numeric %}
+{% for d in numeric %}
     WHEN {{ d.index | lit }} THEN {{ numeric_bin(d) }}
-{% endif %}
 {% endfor %}
 {% if categorical %}
     ELSE a.node_id
 {% endif %}
   END;
+{% else %}
+  AND d.bin = a.node_id;
+{% endif %}
 
 DROP TABLE {{ work | qname }};
 
