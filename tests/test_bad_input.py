@@ -188,3 +188,19 @@ def test_refuses_to_replace_a_foreign_relation(people_engine: Engine, tmp_path: 
     with pytest.raises(SpecError, match="not published by anonsql"):
         api.run(people_spec(tmp_path), engine=people_engine)
     assert people_engine.fetchall("SELECT * FROM anon.people") == [(1,)]
+
+
+def test_t_closeness_refuses_suppression(people_engine: Engine, tmp_path: Path) -> None:
+    spec = people_spec(
+        tmp_path,
+        privacy=[{"t_closeness": {"column": "disease", "t": 0.3}}],
+        suppression_limit=0.05,
+    )
+    expect_spec_error(people_engine, spec, "privacy[0].t_closeness", "suppression")
+
+
+def test_ordered_distance_needs_numeric_column(people_engine: Engine, tmp_path: Path) -> None:
+    spec = people_spec(
+        tmp_path, privacy=[{"t_closeness": {"column": "disease", "t": 0.3, "distance": "ordered"}}]
+    )
+    expect_spec_error(people_engine, spec, "privacy[0].t_closeness.distance", "numeric")

@@ -49,7 +49,7 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.part_eval import Bins, PartEvaluator, frame_of
 from anonsql.errors import InfeasibleError
 from anonsql.pipeline.job import Dimension, Job
-from anonsql.privacy.base import BoolArray, IntArray, PartStats
+from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
 
 
 class MondrianOptions(Options):
@@ -171,7 +171,7 @@ class _MondrianRun:
         return bool(split_pids.size)
 
     # -- stats ------------------------------------------------------------------------------
-    def _widths(self, stats: pa.Table) -> tuple[np.ndarray, dict[int, pa.Array]]:
+    def _widths(self, stats: pa.Table) -> tuple[FloatArray, dict[int, pa.Array]]:
         """Normalized width of each (partition, dimension) and each dimension's split parameter."""
         widths = np.zeros((stats.num_rows, len(self.dims)), dtype=np.float64)
         params: dict[int, pa.Array] = {}
@@ -211,7 +211,7 @@ class _MondrianRun:
         stats: pa.Table,
         pid: IntArray,
         splittable: BoolArray,
-        widths: np.ndarray,
+        widths: FloatArray,
         params: dict[int, pa.Array],
     ) -> pd.DataFrame | None:
         e, t = self.engine, self.t
@@ -447,10 +447,10 @@ class _MondrianRun:
         self, chosen: pd.DataFrame | None, params: dict[int, pa.Array], pid: IntArray
     ) -> None:
         e, t = self.engine, self.t
-        if chosen is None:
-            chosen = pd.DataFrame(
-                {"cand": [], "pid": [], "dim": [], "bin": [], "part": [], "suppressed": []}
-            )
+        if chosen is None or chosen.empty:
+            # nothing splits: every partition is final
+            e.run("mondrian/finish_all", done=t["done"], work=t["rows"])
+            return
         chosen = chosen.sort_values(["pid", "part", "bin"], kind="stable")
         parts = chosen[["pid", "part", "suppressed"]].drop_duplicates(["pid", "part"])
         parts = parts.assign(
@@ -489,8 +489,6 @@ class _MondrianRun:
                 }
             ),
         )
-        if not e.exists(t["pstate"]):
-            e.load_arrow(t["pstate"], pa.table({"pid": pa.array([], pa.int64())}))
         e.run(
             "mondrian/rewrite",
             done=t["done"],

@@ -116,8 +116,8 @@ class PartEvaluator:
         seg = np.cumsum(seg)
 
         def running(values: IntArray) -> IntArray:
-            total = np.cumsum(values, axis=0)
-            base = total[starts] - values[starts]
+            total: IntArray = np.cumsum(values, axis=0)
+            base: IntArray = total[starts] - values[starts]
             return total - base[seg]
 
         return PartStats(

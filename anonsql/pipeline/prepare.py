@@ -83,6 +83,25 @@ def build_models(spec: Spec) -> list[PrivacyModel]:
     return models
 
 
+def check_model_fit(spec: Spec, models: list[PrivacyModel], types: dict[str, ColumnInfo]) -> None:
+    """Model constraints that involve the rest of the spec or the column types."""
+    for position, model in enumerate(models):
+        key = f"privacy[{position}].{model.name}"
+        if spec.suppression_limit > 0 and not model.supports_suppression:
+            raise SpecError(
+                key, "this model cannot be combined with suppression", "set suppression_limit: 0"
+            )
+        column = model.sensitive_column
+        ordered = getattr(model.params, "distance", None) == "ordered"
+        if ordered and column is not None and not types[column].is_numeric:
+            raise SpecError(
+                f"{key}.distance",
+                f"the ordered distance needs a numeric column; "
+                f"{column!r} is {types[column].data_type}",
+                "use distance: equal, or a numeric sensitive column",
+            )
+
+
 def load_hierarchy(engine: Engine, spec: Spec, source: TableName, column: str) -> Hierarchy:
     """Load a column's hierarchy from a file, a database table or a builder."""
     declared = spec.columns[column].hierarchy
@@ -180,6 +199,7 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
         key=list(spec.columns).index,
     )
     sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
+    check_model_fit(spec, models, types)
 
     profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
     row = {name: profile.column(name)[0].as_py() for name in profile.column_names}

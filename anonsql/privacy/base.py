@@ -93,6 +93,8 @@ class PrivacyModel(ABC):
     Params: ClassVar[type[ParamsBase]]
     needs_sensitive: ClassVar[bool] = False
     monotonic: ClassVar[bool] = True
+    #: Whether the model still holds, as checked, after rows are suppressed during the search.
+    supports_suppression: ClassVar[bool] = True
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
 

@@ -35,7 +35,13 @@ class TCloseness(SensitiveModel):
     ``EMD > t`` (with :data:`EPSILON` of rounding slack).
 
     The SQL check of the ordered distance builds one row per class and domain value.
+
+    Q is the distribution of the relation being checked. Suppressing rows would change Q after
+    the search decided with the source's, so the model refuses a non-zero suppression limit;
+    and the ordered distance needs a numeric column, since text order differs between engines.
     """
+
+    supports_suppression = False
 
     name = "t_closeness"
     Params = TClosenessParams

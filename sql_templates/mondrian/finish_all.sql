@@ -1,0 +1,1 @@
+INSERT INTO {{ done | qname }} SELECT * FROM {{ work | qname }}
