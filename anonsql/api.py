@@ -15,7 +15,7 @@ from typing import Any
 
 from anonsql.algorithms import ALGORITHMS
 from anonsql.algorithms.base import ProgressCallback
-from anonsql.engines import Engine, connect
+from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import InterruptedRun, SpecError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
 from anonsql.pipeline.job import new_run_id, work_schema
@@ -49,13 +49,13 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database; a relative file path is resolved beside the spec."""
-    database = spec.database
-    if database != ":memory:" and not Path(database).is_absolute():
+    if spec.engine not in ENGINES:
+        raise SpecError("engine", ENGINES.unknown_message(spec.engine), "use a registered engine")
+    is_path = ENGINES.get(spec.engine).database_is_path
+    database = spec.database if spec.database is not None else (":memory:" if is_path else "")
+    if is_path and database != ":memory:" and not Path(database).is_absolute():
         database = str(spec.base_dir / database)
-    try:
-        return connect(spec.engine, database=database)
-    except KeyError as err:
-        raise SpecError("engine", str(err.args[0]), "use one of the registered engines") from None
+    return connect(spec.engine, database=database)
 
 
 @contextlib.contextmanager

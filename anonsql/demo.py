@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pyarrow.csv as pa_csv
+
 from anonsql.engines import DuckDBEngine, Engine
 from anonsql.errors import SpecError
 from anonsql.resources import resource_dir
@@ -33,8 +35,11 @@ def sample_csv(name: str) -> Path:
 
 def load_sample(engine: Engine, name: str, table: TableName) -> int:
     """Load a shipped sample into ``table`` (replacing it); return its row count."""
+    data = pa_csv.read_csv(
+        sample_csv(name), parse_options=pa_csv.ParseOptions(delimiter=";")
+    )
     engine.drop(table)
-    engine.run("demo/load_csv", target=table, path=str(sample_csv(name)))
+    engine.load_arrow(table, data)
     return engine.count_rows(table)
 
 

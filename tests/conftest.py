@@ -1,17 +1,63 @@
-"""Shared fixtures. ``engine`` is the conformance fixture: every engine anonsql supports."""
+"""Shared fixtures. ``engine`` is the conformance fixture: every test that takes it runs on every
+engine anonsql supports — DuckDB in memory, and a fresh database on a real PostgreSQL server
+started for the session (a missing server is a failure in CI and a clear skip elsewhere)."""
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Iterator
 
+import psycopg
 import pytest
+from pg_server import PostgresServer, PostgresUnavailable, start_server
 
-from anonsql.engines import DuckDBEngine, Engine
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+
+ENGINES = ["duckdb", "postgres"]
+_databases = itertools.count()
 
 
-@pytest.fixture(params=["duckdb"])
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    try:
+        server = start_server()
+    except PostgresUnavailable as err:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL tests must run in CI: {err}")
+        pytest.skip(str(err))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_database(pg_server: PostgresServer) -> Iterator[str]:
+    """A fresh database with a schema ``main`` (DuckDB's default, so tests name tables the same
+    way on both engines); returns its DSN."""
+    name = f"t{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    with psycopg.connect(pg_server.dsn_for(name), autocommit=True) as con:
+        con.execute("CREATE SCHEMA main")
+    try:
+        yield pg_server.dsn_for(name)
+    finally:
+        with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def open_engine(kind: str, request: pytest.FixtureRequest) -> Engine:
+    if kind == "duckdb":
+        return DuckDBEngine(":memory:")
+    dsn = request.getfixturevalue("pg_database")
+    return PostgresEngine(dsn)
+
+
+@pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
-    eng = DuckDBEngine(":memory:")
+    eng = open_engine(request.param, request)
     try:
         yield eng
     finally:

@@ -10,6 +10,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from anonsql.demo import load_sample
 from anonsql.engines import Engine
 from anonsql.errors import HierarchyError
 from anonsql.hierarchies import (
@@ -112,7 +113,7 @@ def test_shipped_paths_match_the_sources() -> None:
 
 def load_dataset(engine: Engine, file: str, table: str) -> TableName:
     target = TableName(table)
-    engine.run("demo/load_csv", target=target, path=str(DATASETS / file))
+    load_sample(engine, file.split("/")[0], target)
     return target
 
 

@@ -94,6 +94,10 @@ class Engine(ABC):
     dialect: ClassVar[str]
     #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional, so a swap can be atomic.
     transactional_ddl: ClassVar[bool] = True
+    #: Whether published relations can be granted to roles (``output.grants``).
+    supports_grants: ClassVar[bool] = False
+    #: Whether the spec's ``database`` is a file path (resolved beside the spec file).
+    database_is_path: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.sql = SqlRenderer(self.dialect)
@@ -161,6 +165,10 @@ class Engine(ABC):
 
     def exists(self, relation: TableName) -> bool:
         return self.columns(relation) is not None
+
+    def role_exists(self, role: str) -> bool:
+        """Whether a database role exists (engines without roles have none)."""
+        return False
 
     @abstractmethod
     def current_schema(self) -> str:

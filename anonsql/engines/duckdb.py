@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from anonsql.engines.base import ColumnInfo, Engine
+from anonsql.engines.base import ColumnInfo, Engine, redact
 from anonsql.errors import EngineError
 from anonsql.sql import TableName
 
@@ -37,7 +37,7 @@ class DuckDBEngine(Engine):
             self.con.execute(f"SET threads = {int(threads)}")
 
     def _wrap(self, err: duckdb.Error) -> EngineError:
-        return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {err}")
+        return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {redact(str(err))}")
 
     def _execute(self, sql: str) -> None:
         try:

@@ -83,6 +83,17 @@ def build_models(spec: Spec) -> list[PrivacyModel]:
     return models
 
 
+def check_grants(spec: Spec, engine: Engine) -> None:
+    grants = spec.output.grants
+    if grants and not engine.supports_grants:
+        raise SpecError("output.grants", f"the {engine.name} engine has no roles to grant to",
+                        "remove output.grants")
+    for position, role in enumerate(grants):
+        if not engine.role_exists(role):
+            raise SpecError(f"output.grants[{position}]", f"role {role!r} does not exist",
+                            "create the role first, or remove it from output.grants")
+
+
 def check_model_fit(spec: Spec, models: list[PrivacyModel], types: dict[str, ColumnInfo]) -> None:
     """Model constraints that involve the rest of the spec or the column types."""
     for position, model in enumerate(models):
@@ -156,6 +167,7 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
         raise SpecError(
             "output", "the output would replace the source", "publish under another name"
         )
+    check_grants(spec, engine)
     catalog = source_columns(engine, source)
     check_columns(list(spec.columns), catalog, "columns")
     types = {c.name: c for c in catalog}

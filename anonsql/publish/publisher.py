@@ -30,6 +30,10 @@ from anonsql.publish.names import OutputNames
 from anonsql.sql import TableName
 
 
+#: Companion tables granted with the output; never the recoding map (it holds original values).
+GRANTED_COMPANIONS = ("classes", "certificate", "metrics", "attributes", "hierarchy_nodes")
+
+
 @dataclass
 class PublishResult:
     """What a run published and measured."""
@@ -208,6 +212,9 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
         e.load_arrow(names.metrics, metrics_table(metrics))
         certificate = make_certificate(job, summary, check, published, metrics, started)
         e.load_arrow(names.certificate, pa.Table.from_pylist([certificate]))
+        for role in job.spec.output.grants:
+            e.run("publish/grant", role=role, schema=job.output.schema,
+                  relations=[names.main, *(names.companion(k) for k in GRANTED_COMPANIONS)])
     return PublishResult(
         names=names, check=check, metrics=metrics, certificate=certificate, summary=summary
     )

@@ -40,6 +40,9 @@ class OutputSpec(_Strict):
     schema_: str = Field(default="anon", alias="schema", min_length=1)
     name: str = Field(min_length=1)
     materialize: Literal["view", "table"] = "view"
+    #: Roles given SELECT on the published relation and its reports (not on the recoding map,
+    #: which holds original quasi-identifier values).
+    grants: list[str] = Field(default_factory=list)
 
 
 class Spec(_Strict):
@@ -50,7 +53,9 @@ class Spec(_Strict):
     """
 
     engine: str = "duckdb"
-    database: str = ":memory:"
+    #: DuckDB: a file path (relative to the spec) or ":memory:" (the default); Postgres: a DSN
+    #: without password (the default "" takes everything from the PG* environment variables).
+    database: str | None = None
     source: str = Field(min_length=1)
     output: OutputSpec
     columns: dict[str, ColumnSpec]

@@ -1,0 +1,150 @@
+"""PostgreSQL through psycopg 3.
+
+The connection comes from a DSN (``database:`` in the spec, e.g. ``host=127.0.0.1 dbname=dw``
+or ``postgresql://user@host/db``) completed by the usual ``PG*`` environment variables. A
+password is never accepted in the spec: use ``PGPASSWORD`` or ``~/.pgpass``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pyarrow as pa
+from psycopg import conninfo as pg_conninfo
+
+from anonsql.engines.base import ColumnInfo, Engine, redact
+from anonsql.errors import EngineError, SpecError
+from anonsql.sql import TableName
+
+# result column type OIDs -> Arrow types (everything else is inferred from the values)
+_ARROW_BY_OID: dict[int, pa.DataType] = {
+    16: pa.bool_(),
+    20: pa.int64(),
+    21: pa.int16(),
+    23: pa.int32(),
+    700: pa.float32(),
+    701: pa.float64(),
+    25: pa.string(),
+    1043: pa.string(),
+}
+
+
+def sql_type(arrow_type: pa.DataType) -> str:
+    """The column type (in the templates' dialect) that holds an Arrow type."""
+    if pa.types.is_boolean(arrow_type):
+        return "BOOLEAN"
+    if pa.types.is_int8(arrow_type) or pa.types.is_int16(arrow_type):
+        return "SMALLINT"
+    if pa.types.is_int32(arrow_type):
+        return "INTEGER"
+    if pa.types.is_integer(arrow_type):
+        return "BIGINT"
+    if pa.types.is_float32(arrow_type):
+        return "REAL"
+    if pa.types.is_floating(arrow_type):
+        return "DOUBLE"
+    if pa.types.is_decimal(arrow_type):
+        return f"DECIMAL({arrow_type.precision}, {arrow_type.scale})"
+    if pa.types.is_date(arrow_type):
+        return "DATE"
+    if pa.types.is_timestamp(arrow_type):
+        return "TIMESTAMP"
+    return "VARCHAR"
+
+
+def check_dsn(dsn: str) -> None:
+    try:
+        parts = pg_conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        raise SpecError("database", "not a valid PostgreSQL connection string",
+                        "write e.g. 'host=127.0.0.1 port=5432 dbname=warehouse user=me'") from None
+    if parts.get("password"):
+        raise SpecError("database", "the connection string contains a password",
+                        "remove it and use PGPASSWORD or ~/.pgpass")
+
+
+class PostgresEngine(Engine):
+    """A PostgreSQL database (15 or newer) reached through psycopg 3."""
+
+    name = "postgres"
+    dialect = "postgres"
+    supports_grants = True
+    database_is_path = False
+
+    def __init__(self, database: str = "", *, connection: psycopg.Connection[Any] | None = None) -> None:
+        super().__init__()
+        self.database = database
+        self._owns_connection = connection is None
+        if connection is None:
+            check_dsn(database)
+            try:
+                connection = psycopg.connect(database, autocommit=True)
+            except psycopg.OperationalError as err:
+                raise EngineError(f"cannot connect to PostgreSQL: {redact(str(err))}") from None
+        self.con = connection
+
+    def _wrap(self, err: psycopg.Error) -> EngineError:
+        return EngineError(f"PostgreSQL refused a statement: {type(err).__name__}: {redact(str(err))}")
+
+    def _execute(self, sql: str) -> None:
+        try:
+            self.con.execute(sql)
+        except psycopg.Error as err:
+            raise self._wrap(err) from err
+
+    def _fetchall(self, sql: str) -> list[tuple[Any, ...]]:
+        try:
+            with self.con.cursor() as cur:
+                cur.execute(sql)
+                return list(cur.fetchall())
+        except psycopg.Error as err:
+            raise self._wrap(err) from err
+
+    def _fetch_arrow(self, sql: str) -> pa.Table:
+        try:
+            with self.con.cursor() as cur:
+                cur.execute(sql)
+                description = cur.description or []
+                rows = cur.fetchall()
+        except psycopg.Error as err:
+            raise self._wrap(err) from err
+        columns = list(zip(*rows, strict=True)) if rows else [() for _ in description]
+        arrays = {}
+        for column, values in zip(description, columns, strict=True):
+            arrow_type = _ARROW_BY_OID.get(column.type_code)
+            if arrow_type is None and not values:
+                arrow_type = pa.float64() if column.type_code == 1700 else pa.string()
+            arrays[column.name] = pa.array(list(values), type=arrow_type)
+        return pa.table(arrays)
+
+    def load_arrow(self, target: TableName, data: pa.Table) -> None:
+        columns = [{"name": f.name, "type": sql_type(f.type)} for f in data.schema]
+        self.run("create_table_columns", target=target, columns=columns)
+        copy_sql = self.sql.render("copy_from_stdin", target=target, columns=[c["name"] for c in columns])
+        self.stats.statements += 1
+        try:
+            with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
+                for batch in data.to_batches(max_chunksize=65536):
+                    for row in zip(*(col.to_pylist() for col in batch.columns), strict=True):
+                        copy.write_row(row)
+        except psycopg.Error as err:
+            raise self._wrap(err) from err
+
+    def columns(self, relation: TableName) -> list[ColumnInfo] | None:
+        rows = self.query(
+            "catalog_columns", schema=relation.schema or self.current_schema(), name=relation.name
+        )
+        if not rows:
+            return None
+        return [ColumnInfo(name=r[0], data_type=str(r[1]).upper()) for r in rows]
+
+    def role_exists(self, role: str) -> bool:
+        return bool(self.query("postgres/role_exists", role=role))
+
+    def current_schema(self) -> str:
+        return str(self.fetchall("SELECT current_schema()")[0][0])
+
+    def close(self) -> None:
+        if self._owns_connection:
+            self.con.close()

@@ -1,2 +1,0 @@
-CREATE TABLE {{ target | qname }} AS
-SELECT * FROM read_csv({{ path | lit }}, delim = ';', header = true)
