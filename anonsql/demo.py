@@ -35,9 +35,7 @@ def sample_csv(name: str) -> Path:
 
 def load_sample(engine: Engine, name: str, table: TableName) -> int:
     """Load a shipped sample into ``table`` (replacing it); return its row count."""
-    data = pa_csv.read_csv(
-        sample_csv(name), parse_options=pa_csv.ParseOptions(delimiter=";")
-    )
+    data = pa_csv.read_csv(sample_csv(name), parse_options=pa_csv.ParseOptions(delimiter=";"))
     engine.drop(table)
     engine.load_arrow(table, data)
     return engine.count_rows(table)

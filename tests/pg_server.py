@@ -59,24 +59,55 @@ class PostgresServer:
     def start(self) -> None:
         initdb = str(self.bindir / "initdb")
         subprocess.run(
-            self._cmd(initdb, "-D", str(self.datadir / "data"), "-U", "anonsql", "--auth=trust",
-                      "-E", "UTF8", "--no-locale"),
-            check=True, capture_output=True,
+            self._cmd(
+                initdb,
+                "-D",
+                str(self.datadir / "data"),
+                "-U",
+                "anonsql",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+            ),
+            check=True,
+            capture_output=True,
         )
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.datadir} "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=60")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.datadir} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=60"
+        )
         subprocess.run(
-            self._cmd(str(self.bindir / "pg_ctl"), "-D", str(self.datadir / "data"), "-o", options,
-                      "-l", str(self.datadir / "log"), "-w", "-t", "60", "start"),
-            check=True, capture_output=True,
+            self._cmd(
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(self.datadir / "data"),
+                "-o",
+                options,
+                "-l",
+                str(self.datadir / "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ),
+            check=True,
+            capture_output=True,
         )
 
     def stop(self) -> None:
         subprocess.run(
-            self._cmd(str(self.bindir / "pg_ctl"), "-D", str(self.datadir / "data"), "-m",
-                      "immediate", "stop"),
-            check=False, capture_output=True,
+            self._cmd(
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(self.datadir / "data"),
+                "-m",
+                "immediate",
+                "stop",
+            ),
+            check=False,
+            capture_output=True,
         )
         time.sleep(0.2)
         shutil.rmtree(self.datadir, ignore_errors=True)

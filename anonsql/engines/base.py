@@ -11,7 +11,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -102,6 +102,8 @@ class Engine(ABC):
     def __init__(self) -> None:
         self.sql = SqlRenderer(self.dialect)
         self.stats = QueryStats()
+        #: Called with every statement before it runs (SQL snapshots, tracing).
+        self.listeners: list[Callable[[str], None]] = []
 
     # -- primitives every engine implements -------------------------------------------------
     @abstractmethod
@@ -127,9 +129,15 @@ class Engine(ABC):
     # -- shared behaviour ---------------------------------------------------------------------
     def _timed(self, sql: str) -> float:
         self.stats.statements += 1
+        self.notify(sql)
+        return time.perf_counter()
+
+    def notify(self, sql: str) -> None:
+        """Tell listeners (and the debug log, redacted) about a statement."""
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s", redact(sql))
-        return time.perf_counter()
+        for listener in self.listeners:
+            listener(sql)
 
     def execute(self, sql: str) -> None:
         start = self._timed(sql)

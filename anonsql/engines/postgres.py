@@ -57,11 +57,17 @@ def check_dsn(dsn: str) -> None:
     try:
         parts = pg_conninfo.conninfo_to_dict(dsn)
     except psycopg.ProgrammingError:
-        raise SpecError("database", "not a valid PostgreSQL connection string",
-                        "write e.g. 'host=127.0.0.1 port=5432 dbname=warehouse user=me'") from None
+        raise SpecError(
+            "database",
+            "not a valid PostgreSQL connection string",
+            "write e.g. 'host=127.0.0.1 port=5432 dbname=warehouse user=me'",
+        ) from None
     if parts.get("password"):
-        raise SpecError("database", "the connection string contains a password",
-                        "remove it and use PGPASSWORD or ~/.pgpass")
+        raise SpecError(
+            "database",
+            "the connection string contains a password",
+            "remove it and use PGPASSWORD or ~/.pgpass",
+        )
 
 
 class PostgresEngine(Engine):
@@ -72,7 +78,9 @@ class PostgresEngine(Engine):
     supports_grants = True
     database_is_path = False
 
-    def __init__(self, database: str = "", *, connection: psycopg.Connection[Any] | None = None) -> None:
+    def __init__(
+        self, database: str = "", *, connection: psycopg.Connection[Any] | None = None
+    ) -> None:
         super().__init__()
         self.database = database
         self._owns_connection = connection is None
@@ -85,7 +93,9 @@ class PostgresEngine(Engine):
         self.con = connection
 
     def _wrap(self, err: psycopg.Error) -> EngineError:
-        return EngineError(f"PostgreSQL refused a statement: {type(err).__name__}: {redact(str(err))}")
+        return EngineError(
+            f"PostgreSQL refused a statement: {type(err).__name__}: {redact(str(err))}"
+        )
 
     def _execute(self, sql: str) -> None:
         try:
@@ -119,10 +129,13 @@ class PostgresEngine(Engine):
         return pa.table(arrays)
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
+        # one load counts as one statement, as on DuckDB, though it takes CREATE + COPY here
         columns = [{"name": f.name, "type": sql_type(f.type)} for f in data.schema]
-        self.run("create_table_columns", target=target, columns=columns)
-        copy_sql = self.sql.render("copy_from_stdin", target=target, columns=[c["name"] for c in columns])
-        self.stats.statements += 1
+        self.execute(self.sql.render("create_table_columns", target=target, columns=columns))
+        copy_sql = self.sql.render(
+            "copy_from_stdin", target=target, columns=[c["name"] for c in columns]
+        )
+        self.notify(copy_sql)
         try:
             with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
                 for batch in data.to_batches(max_chunksize=65536):

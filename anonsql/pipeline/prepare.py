@@ -86,12 +86,18 @@ def build_models(spec: Spec) -> list[PrivacyModel]:
 def check_grants(spec: Spec, engine: Engine) -> None:
     grants = spec.output.grants
     if grants and not engine.supports_grants:
-        raise SpecError("output.grants", f"the {engine.name} engine has no roles to grant to",
-                        "remove output.grants")
+        raise SpecError(
+            "output.grants",
+            f"the {engine.name} engine has no roles to grant to",
+            "remove output.grants",
+        )
     for position, role in enumerate(grants):
         if not engine.role_exists(role):
-            raise SpecError(f"output.grants[{position}]", f"role {role!r} does not exist",
-                            "create the role first, or remove it from output.grants")
+            raise SpecError(
+                f"output.grants[{position}]",
+                f"role {role!r} does not exist",
+                "create the role first, or remove it from output.grants",
+            )
 
 
 def check_model_fit(spec: Spec, models: list[PrivacyModel], types: dict[str, ColumnInfo]) -> None:

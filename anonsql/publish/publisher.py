@@ -29,7 +29,6 @@ from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.publish.names import OutputNames
 from anonsql.sql import TableName
 
-
 #: Companion tables granted with the output; never the recoding map (it holds original values).
 GRANTED_COMPANIONS = ("classes", "certificate", "metrics", "attributes", "hierarchy_nodes")
 
@@ -213,8 +212,12 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
         certificate = make_certificate(job, summary, check, published, metrics, started)
         e.load_arrow(names.certificate, pa.Table.from_pylist([certificate]))
         for role in job.spec.output.grants:
-            e.run("publish/grant", role=role, schema=job.output.schema,
-                  relations=[names.main, *(names.companion(k) for k in GRANTED_COMPANIONS)])
+            e.run(
+                "publish/grant",
+                role=role,
+                schema=job.output.schema,
+                relations=[names.main, *(names.companion(k) for k in GRANTED_COMPANIONS)],
+            )
     return PublishResult(
         names=names, check=check, metrics=metrics, certificate=certificate, summary=summary
     )
