@@ -6,21 +6,56 @@ Prints one JSON line: wall time, peak RSS, Python heap peak, rounds, statements 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import resource
 import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from pg_server import start_server
 from synthetic import make_synthetic_adult
 
 from anonsql import api
 from anonsql.demo import adult_spec, load_adult
-from anonsql.engines import DuckDBEngine
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+from anonsql.sql import TableName
+
+
+@contextlib.contextmanager
+def database(kind: str, tmp: Path) -> Iterator[tuple[Engine, str]]:
+    """A file-backed DuckDB, or a fresh PostgreSQL server on loopback (tests/pg_server.py)."""
+    if kind == "duckdb":
+        db = str(tmp / "bench.duckdb")
+        with DuckDBEngine(db, threads=2) as engine:
+            yield engine, db
+        return
+    server = start_server()
+    try:
+        with PostgresEngine(server.dsn) as engine:
+            engine.create_schema("main")
+            yield engine, server.dsn
+    finally:
+        server.stop()
+
+
+def make_synthetic(engine: Engine, rows: int) -> None:
+    """Generate in DuckDB (the generator uses DuckDB's hash) and copy over if needed."""
+    if isinstance(engine, DuckDBEngine):
+        make_synthetic_adult(engine, rows)
+        engine.execute("CHECKPOINT")
+        return
+    with DuckDBEngine() as scratch:
+        make_synthetic_adult(scratch, rows)
+        table = TableName("adult_synth", "main")
+        engine.load_arrow(table, scratch.query_arrow("select_all", relation=table))
+    engine.execute("ANALYZE")
 
 
 def main() -> None:
@@ -30,22 +65,20 @@ def main() -> None:
     parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
+    parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument(
         "--trace-heap",
         action="store_true",
         help="measure the Python heap peak with tracemalloc (slows the run)",
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = str(Path(tmp) / "bench.duckdb")
-        engine = DuckDBEngine(db, threads=args.threads)
+    with tempfile.TemporaryDirectory() as tmp, database(args.engine, Path(tmp)) as (engine, db):
         if args.rows:
-            make_synthetic_adult(engine, args.rows)
+            make_synthetic(engine, args.rows)
             source = "main.adult_synth"
         else:
             load_adult(engine)
             source = "main.adult"
-        engine.execute("CHECKPOINT")
         spec = adult_spec(db, k=args.k)
         spec["source"] = source
         if args.rows:
@@ -80,7 +113,6 @@ def main() -> None:
         wall = time.perf_counter() - start
         heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
         tracemalloc.stop()
-        engine.close()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     per_round = result.summary.statements_per_round
     print(

@@ -174,6 +174,9 @@ class Engine(ABC):
     def exists(self, relation: TableName) -> bool:
         return self.columns(relation) is not None
 
+    def analyze(self, relation: TableName) -> None:
+        """Refresh the planner's statistics of a table just built (a no-op where not needed)."""
+
     def role_exists(self, role: str) -> bool:
         """Whether a database role exists (engines without roles have none)."""
         return False

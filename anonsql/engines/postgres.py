@@ -143,6 +143,7 @@ class PostgresEngine(Engine):
                         copy.write_row(row)
         except psycopg.Error as err:
             raise self._wrap(err) from err
+        self.analyze(target)
 
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         rows = self.query(
@@ -151,6 +152,10 @@ class PostgresEngine(Engine):
         if not rows:
             return None
         return [ColumnInfo(name=r[0], data_type=str(r[1]).upper()) for r in rows]
+
+    def analyze(self, relation: TableName) -> None:
+        # without fresh statistics the planner nested-loops over tables built moments ago
+        self.run("postgres/analyze", relation=relation)
 
     def role_exists(self, role: str) -> bool:
         return bool(self.query("postgres/role_exists", role=role))

@@ -54,6 +54,8 @@ class PublishResult:
 def stage(job: Job) -> None:
     """Turn the algorithm's partitions into the recoding map, in the working schema."""
     e = job.engine
+    for table in ("rows", "parts"):
+        e.analyze(job.work(table))
     nodes = {d.index: job.work(f"nodes{d.index}") for d in job.dimensions if not d.is_numeric}
     leaves = {d.index: job.work(f"leaves{d.index}") for d in job.dimensions if not d.is_numeric}
     e.run(
@@ -174,6 +176,7 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
             e.run(
                 "publish/copy_table", target=names.companion(kind_name), source=job.work(kind_name)
             )
+            e.analyze(names.companion(kind_name))
         e.run(
             "publish/anonymized",
             kind=kind,
