@@ -44,7 +44,9 @@ def main() -> None:
     strict = {k: run_one("--k", str(k), "--categorical-split", "strict") for k in (2, 10, 100)}
     ldiv = {l: run_one("--l", str(l)) for l in (2, 3, 5)}
     scale = {n: run_one("--rows", str(n)) for n in sizes}
-    heap = {n: run_one("--rows", str(n), "--trace-heap") for n in sizes[:2]}
+    heap = {n: run_one("--rows", str(n), "--trace-heap") for n in sizes}
+    pg_sizes = sizes[:2]
+    postgres = {n: run_one("--rows", str(n), "--engine", "postgres") for n in pg_sizes}
 
     lines = [
         "# Benchmarks",
@@ -106,6 +108,25 @@ def main() -> None:
             "Time ratios to 1e5 rows: "
             + ", ".join(f"{n:,}: {r['seconds'] / base:.1f}x" for n, r in scale.items()),
         ]
+    lines += [
+        "",
+        "## DuckDB and PostgreSQL 15 side by side, k = 10",
+        "",
+        "Same spec and synthetic rows; PostgreSQL is a throwaway local server (fsync off, as in the tests),",
+        "data loaded by COPY before the clock starts. A load of a decision table counts as one statement",
+        "on both engines (CREATE + COPY + ANALYZE on PostgreSQL).",
+        "",
+        "| rows | DuckDB s | PostgreSQL s | PostgreSQL / DuckDB | statements per round (both) | same NCP and classes |",
+        "|---|---|---|---|---|---|",
+    ]
+    for n, r in postgres.items():
+        d = scale[n]
+        same_rounds = d["statements_per_round"] == r["statements_per_round"]
+        lines.append(
+            f"| {n:,} | {d['seconds']:.2f} | {r['seconds']:.2f} | {r['seconds'] / d['seconds']:.1f}x | "
+            f"{', '.join(map(str, r['statements_per_round']))}{'' if same_rounds else ' (differs!)'} | "
+            f"{'yes' if (d['ncp'], d['classes']) == (r['ncp'], r['classes']) else 'NO'} |"
+        )
     Path(args.output).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.output}", file=sys.stderr)
 

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from anonsql.errors import SpecError
 from anonsql.privacy.base import EPSILON, BoolArray, FloatArray, PartStats
-from anonsql.privacy.l_diversity import SensitiveModel, SensitiveParams, distributions
+from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams, distributions
 
 
 class TClosenessParams(SensitiveParams):
