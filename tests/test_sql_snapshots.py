@@ -15,10 +15,13 @@ from anonsql.engines import Engine
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 _RUN_ID = re.compile(r"anonsql_work_[0-9a-f]{12}")
+_ARROW_VIEW = re.compile(r"__anonsql_arrow_[0-9]+")
 
 
 def normalize(statement: str, tmp: Path) -> str:
-    return _RUN_ID.sub("anonsql_work_RUN", statement).replace(str(tmp), "TMP")
+    """Replace what differs between runs: the run id and the Arrow scan names."""
+    statement = _ARROW_VIEW.sub("__anonsql_arrow_N", _RUN_ID.sub("anonsql_work_RUN", statement))
+    return statement.replace(str(tmp), "TMP")
 
 
 def test_generated_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ password is never accepted in the spec: use ``PGPASSWORD`` or ``~/.pgpass``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import psycopg
@@ -129,21 +130,28 @@ class PostgresEngine(Engine):
         return pa.table(arrays)
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
-        # one load counts as one statement, as on DuckDB, though it takes CREATE + COPY here
+        # One load counts as one statement, as on DuckDB, though it is CREATE + COPY + ANALYZE
+        # here (fresh statistics keep the planner from nested-looping over the new table).
         columns = [{"name": f.name, "type": sql_type(f.type)} for f in data.schema]
-        self.execute(self.sql.render("create_table_columns", target=target, columns=columns))
+        create = self.sql.render("create_table_columns", target=target, columns=columns)
         copy_sql = self.sql.render(
             "copy_from_stdin", target=target, columns=[c["name"] for c in columns]
         )
-        self.notify(copy_sql)
+        analyze = self.sql.render("postgres/analyze", relation=target)
+        start = self._timed(create)
         try:
+            self._execute(create)
+            self.notify(copy_sql)
             with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
                 for batch in data.to_batches(max_chunksize=65536):
                     for row in zip(*(col.to_pylist() for col in batch.columns), strict=True):
                         copy.write_row(row)
+            self.notify(analyze)
+            self._execute(analyze)
         except psycopg.Error as err:
             raise self._wrap(err) from err
-        self.analyze(target)
+        finally:
+            self.stats.seconds += time.perf_counter() - start
 
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         rows = self.query(
