@@ -23,7 +23,7 @@ from pg_server import start_server
 from synthetic import make_synthetic_adult
 
 from anonsql import api
-from anonsql.demo import adult_spec, load_adult
+from anonsql.demo import ADULT_QIDS, adult_spec, load_adult
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
 from anonsql.sql import TableName
 
@@ -82,23 +82,9 @@ def main() -> None:
         spec = adult_spec(db, k=args.k)
         spec["source"] = source
         if args.rows:
-            spec["columns"] = {
-                c: v
-                for c, v in spec["columns"].items()
-                if c
-                in {
-                    "age",
-                    "workclass",
-                    "education_num",
-                    "marital_status",
-                    "occupation",
-                    "race",
-                    "sex",
-                    "native_country",
-                    "hours_per_week",
-                    "class",
-                }
-            }
+            # the synthetic table has the QIDs, hours_per_week and class of Adult
+            kept = {*ADULT_QIDS, "hours_per_week", "class"}
+            spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
             spec["columns"]["person_id"] = {"role": "identifier"}
         spec["algorithm"] = {"mondrian": {"categorical_split": args.categorical_split}}
         if args.l:

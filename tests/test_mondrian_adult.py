@@ -10,20 +10,11 @@ import pytest
 from independent import class_sizes, distinct_sensitive, pycanon_measure
 
 from anonsql import api
-from anonsql.demo import adult_spec, load_adult
+from anonsql.demo import ADULT_QIDS, adult_spec, load_adult
 from anonsql.engines import DuckDBEngine
 from anonsql.sql import TableName
 
-QIDS = [
-    "age",
-    "workclass",
-    "education_num",
-    "marital_status",
-    "occupation",
-    "race",
-    "sex",
-    "native_country",
-]
+QIDS = list(ADULT_QIDS)
 #: NCP (%) of the research Mondrian with hierarchies (not k-anonymous) on this exact setup.
 RESEARCH_MONDRIAN_NCP = {2: 7.51, 5: 19.62, 10: 28.52, 25: 36.64, 50: 45.20, 100: 51.14}
 #: distinct l-diversity NCP (%) of a research Mondrian, occupation sensitive, 7 QIDs.

@@ -31,7 +31,7 @@ round such splits are accepted cheapest first, while the budget lasts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -221,8 +221,7 @@ class _MondrianRun:
         for d in self.dims:
             columns[f"t{d.index}"] = pa.array(splittable[rows, d.index])
             columns[f"p{d.index}"] = params[d.index].filter(mask)
-        e.drop(t["pstate"])
-        e.load_arrow(t["pstate"], pa.table(columns))
+        self._replace("pstate", columns)
         common = {
             "work": t["rows"],
             "pstate": t["pstate"],
@@ -405,6 +404,11 @@ class _MondrianRun:
         )
         return _Candidates(table, assign)
 
+    def _replace(self, name: str, columns: dict[str, Any]) -> None:
+        """(Re)load a small decision table of this run."""
+        self.engine.drop(self.t[name])
+        self.engine.load_arrow(self.t[name], pa.table(columns))
+
     def _new_cand_ids(self, count: int) -> IntArray:
         start = getattr(self, "_cand_counter", 0)
         self._cand_counter = start + count
@@ -439,8 +443,7 @@ class _MondrianRun:
         if not e.exists(t["parts"]):
             e.load_arrow(t["parts"], table)
         else:
-            e.drop(t["parts_chunk"])
-            e.load_arrow(t["parts_chunk"], table)
+            self._replace("parts_chunk", dict(zip(table.column_names, table.columns, strict=True)))
             e.run("mondrian/append_parts", parts=t["parts"], chunk=t["parts_chunk"])
 
     def _rewrite(
@@ -467,27 +470,21 @@ class _MondrianRun:
             for d in self.categorical:
                 sel = split["dim"].to_numpy() == d.index
                 depth[sel] = params[d.index].to_numpy(zero_copy_only=False)[position[sel]]
-        e.drop(t["split"])
-        e.load_arrow(
-            t["split"],
-            pa.table(
-                {
-                    "pid": pa.array(split["pid"].to_numpy(np.int64), pa.int64()),
-                    "dim": pa.array(split["dim"].to_numpy(np.int64), pa.int32()),
-                    "depth": pa.array(depth, pa.int32()),
-                }
-            ),
+        self._replace(
+            "split",
+            {
+                "pid": pa.array(split["pid"].to_numpy(np.int64), pa.int64()),
+                "dim": pa.array(split["dim"].to_numpy(np.int64), pa.int32()),
+                "depth": pa.array(depth, pa.int32()),
+            },
         )
-        e.drop(t["decisions"])
-        e.load_arrow(
-            t["decisions"],
-            pa.table(
-                {
-                    "pid": pa.array(decisions["pid"].to_numpy(np.int64), pa.int64()),
-                    "bin": pa.array(decisions["bin"].to_numpy(np.int64), pa.int64()),
-                    "new_pid": pa.array(decisions["new_pid"].to_numpy(np.int64), pa.int64()),
-                }
-            ),
+        self._replace(
+            "decisions",
+            {
+                "pid": pa.array(decisions["pid"].to_numpy(np.int64), pa.int64()),
+                "bin": pa.array(decisions["bin"].to_numpy(np.int64), pa.int64()),
+                "new_pid": pa.array(decisions["new_pid"].to_numpy(np.int64), pa.int64()),
+            },
         )
         e.run(
             "mondrian/rewrite",
