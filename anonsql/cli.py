@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from anonsql import api
-from anonsql.demo import SAMPLES, adult_spec, load_adult, load_sample
+from anonsql.demo import ADULT_QIDS, SAMPLES, adult_spec, load_adult, load_sample
 from anonsql.engines import DuckDBEngine, Engine, connect
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
@@ -164,9 +164,13 @@ def demo(database: str, k: int) -> None:
         _progress(f"loaded the Adult sample: {rows} rows into main.adult")
         result = api.run(adult_spec(database, k=k), engine=engine, progress=_progress)
         print_result(result)
-        show_sample(engine, result)
+        show_sample(engine, result, [*ADULT_QIDS, "class"])
         if database != ":memory:":
-            out.print(f'\nQuery it: duckdb {database} "SELECT * FROM anon.adult LIMIT 10"')
+            query = "SELECT age, sex, count(*) AS people FROM anon.adult GROUP BY ALL"
+            out.print(
+                f'\nQuery it: python -c "import duckdb; '
+                f"duckdb.connect('{database}').sql('{query}').show()\""
+            )
 
 
 @main.command()
@@ -204,9 +208,9 @@ def print_result(result: PublishResult) -> None:
     out.print(table)
 
 
-def show_sample(engine: Engine, result: PublishResult) -> None:
-    sample = engine.query_arrow("demo/sample", relation=result.names.main, limit=5)
-    table = Table(title="first rows of the anonymized view")
+def show_sample(engine: Engine, result: PublishResult, columns: list[str]) -> None:
+    sample = engine.query_arrow("demo/sample", relation=result.names.main, columns=columns, limit=5)
+    table = Table(title="first rows of the anonymized view (quasi-identifiers and class)")
     for name in sample.column_names:
         table.add_column(name)
     for row in sample.to_pylist():

@@ -1,1 +1,3 @@
-SELECT * FROM {{ relation | qname }} LIMIT {{ limit | lit }}
+SELECT {% for c in columns %}{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}
+FROM {{ relation | qname }}
+LIMIT {{ limit | lit }}
