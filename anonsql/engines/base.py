@@ -98,9 +98,12 @@ class Engine(ABC):
     supports_grants: ClassVar[bool] = False
     #: Whether the spec's ``database`` is a file path (resolved beside the spec file).
     database_is_path: ClassVar[bool] = True
+    #: Table kind for a run's working tables (``UNLOGGED `` where skipping the WAL pays off:
+    #: they are rebuilt every round and dropped at the end).
+    working_table_kind: ClassVar[str] = ""
 
     def __init__(self) -> None:
-        self.sql = SqlRenderer(self.dialect)
+        self.sql = SqlRenderer(self.dialect, {"working_table": self.working_table_kind})
         self.stats = QueryStats()
         #: Called with every statement before it runs (SQL snapshots, tracing).
         self.listeners: list[Callable[[str], None]] = []

@@ -78,6 +78,7 @@ class PostgresEngine(Engine):
     dialect = "postgres"
     supports_grants = True
     database_is_path = False
+    working_table_kind = "UNLOGGED "
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None

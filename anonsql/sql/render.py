@@ -49,8 +49,10 @@ def _environment() -> jinja2.Environment:
 class SqlRenderer:
     """Renders templates for one dialect (``duckdb``, ``postgres``, ...)."""
 
-    def __init__(self, dialect: str) -> None:
+    def __init__(self, dialect: str, defaults: Mapping[str, Any] | None = None) -> None:
         self.dialect = dialect
+        #: Parameters every template of this engine sees (e.g. ``working_table``).
+        self.defaults = dict(defaults or {})
 
     def template_names(self, name: str) -> list[str]:
         return [f"{name}.{self.dialect}.sql", f"{name}.sql"]
@@ -69,7 +71,7 @@ class SqlRenderer:
         if template is None:
             raise TemplateError(f"no SQL template for {name!r}; tried {', '.join(tried)}")
         try:
-            return template.render(**params)
+            return template.render(**{**self.defaults, **params})
         except jinja2.UndefinedError as err:
             raise TemplateError(f"template {template.name}: {err}") from err
 

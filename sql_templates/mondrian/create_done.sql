@@ -1,1 +1,1 @@
-CREATE TABLE {{ done | qname }} AS SELECT * FROM {{ work | qname }} WHERE FALSE
+CREATE {{ working_table }}TABLE {{ done | qname }} AS SELECT * FROM {{ work | qname }} WHERE FALSE

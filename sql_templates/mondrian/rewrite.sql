@@ -5,7 +5,7 @@ INSERT INTO {{ done | qname }}
 SELECT w.* FROM {{ work | qname }} AS w
 WHERE NOT EXISTS (SELECT 1 FROM {{ split | qname }} AS s WHERE s.pid = w.pid);
 
-CREATE TABLE {{ work_next | qname }} AS
+CREATE {{ working_table }}TABLE {{ work_next | qname }} AS
 SELECT d.new_pid AS pid{% for c in payload %}, w.{{ c | ident }}{% endfor %}
 
 FROM {{ work | qname }} AS w

@@ -1,5 +1,5 @@
 {# The narrow working table: partition id, coded quasi-identifiers, coded sensitive values. #}
-CREATE TABLE {{ rows | qname }} AS
+CREATE {{ working_table }}TABLE {{ rows | qname }} AS
 SELECT
   CAST(0 AS BIGINT) AS pid
 {% for d in dims %}

@@ -1,6 +1,6 @@
 {# pid -> published value of every quasi-identifier: numeric intervals "[lo, hi]" (both ends
    inclusive; the plain value when lo = hi), categorical hierarchy labels. #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
   p.pid,
   p.suppressed

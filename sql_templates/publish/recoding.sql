@@ -1,7 +1,7 @@
 {# Distinct quasi-identifier vectors of the source -> their published values. Mondrian's
    partition is a function of the vector, so the published relation can be a view that joins
    the source to this map. #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT DISTINCT
 {% for d in dims %}
 {% if d.is_numeric %}
