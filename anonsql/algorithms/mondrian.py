@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from pydantic import Field
 
 from anonsql.algorithms.base import (
     Algorithm,
@@ -54,6 +55,10 @@ from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
 
 class MondrianOptions(Options):
     categorical_split: Literal["grouped", "strict"] = "grouped"
+    #: At most this many partitions are decided per round (the lowest partition ids first), so
+    #: Python's memory stays bounded however large the table; all pending partitions are
+    #: handled at once whenever they are fewer.
+    max_partitions_per_round: int = Field(default=50_000, ge=1)
 
 
 @dataclass
@@ -84,6 +89,7 @@ class _MondrianRun:
         self.job = job
         self.engine = job.engine
         self.strict = options.categorical_split == "strict"
+        self.window = options.max_partitions_per_round
         self.progress = progress
         self.dims = job.dimensions
         self.categorical = [d for d in self.dims if not d.is_numeric]
@@ -125,18 +131,18 @@ class _MondrianRun:
         start_statements = e.stats.statements
         while True:
             before = e.stats.statements
-            stats = e.query_arrow("mondrian/stats", work=t["rows"], dims=self.dims)
-            if stats.num_rows == 0:
+            lo = e.query("mondrian/first_pending", work=t["rows"])[0][0]
+            if lo is None:
                 break
-            split_any = self._round(stats, first=rounds == 0)
+            window = (int(lo), int(lo) + self.window)
+            stats = e.query_arrow("mondrian/stats", work=t["rows"], dims=self.dims, window=window)
+            self._round(stats, window, first=rounds == 0)
             per_round.append(e.stats.statements - before)
             rounds += 1
             self.progress(
                 f"round {rounds}: {stats.num_rows} active partitions, "
                 f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
             )
-            if not split_any:
-                break
         # the finished table now holds every row; make it the rows table
         e.drop(t["rows"])
         e.run("rename_table", source=t["done"], target_name=t["rows"].name)
@@ -149,7 +155,7 @@ class _MondrianRun:
             statements_per_round=per_round,
         )
 
-    def _round(self, stats: pa.Table, *, first: bool) -> bool:
+    def _round(self, stats: pa.Table, window: tuple[int, int], *, first: bool) -> None:
         pid = stats.column("pid").to_numpy().astype(np.int64)
         n = stats.column("n").to_numpy().astype(np.int64)
         if first:
@@ -167,8 +173,7 @@ class _MondrianRun:
         )
         final = ~np.isin(pid, split_pids)
         self._write_final(stats, final, suppressed)
-        self._rewrite(chosen, params, pid)
-        return bool(split_pids.size)
+        self._rewrite(chosen, params, pid, window)
 
     # -- stats ------------------------------------------------------------------------------
     def _widths(self, stats: pa.Table) -> tuple[FloatArray, dict[int, pa.Array]]:
@@ -447,12 +452,16 @@ class _MondrianRun:
             e.run("mondrian/append_parts", parts=t["parts"], chunk=t["parts_chunk"])
 
     def _rewrite(
-        self, chosen: pd.DataFrame | None, params: dict[int, pa.Array], pid: IntArray
+        self,
+        chosen: pd.DataFrame | None,
+        params: dict[int, pa.Array],
+        pid: IntArray,
+        window: tuple[int, int],
     ) -> None:
         e, t = self.engine, self.t
         if chosen is None or chosen.empty:
-            # nothing splits: every partition is final
-            e.run("mondrian/finish_all", done=t["done"], work=t["rows"])
+            # nothing in the window splits: all its partitions are final
+            e.run("mondrian/finish_window", done=t["done"], work=t["rows"], window=window)
             return
         chosen = chosen.sort_values(["pid", "part", "bin"], kind="stable")
         parts = chosen[["pid", "part", "suppressed"]].drop_duplicates(["pid", "part"])
@@ -498,6 +507,7 @@ class _MondrianRun:
             dims=self.dims,
             categorical=self.categorical,
             payload=self.payload,
+            window=window,
         )
 
 

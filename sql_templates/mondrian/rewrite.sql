@@ -1,9 +1,11 @@
 {% from "mondrian/_bins.sql" import numeric_bin %}
-{# Move the rows of partitions that did not split to the finished table, then rebuild the
-   working table with the new partition ids of the rows of partitions that did. #}
+{# Move the rows of the window's partitions that did not split to the finished table, then
+   rebuild the working table: new partition ids for the rows of partitions that split, the
+   rows of partitions outside the window unchanged. #}
+{% set in_window = "w.pid >= " ~ (window[0] | lit) ~ " AND w.pid < " ~ (window[1] | lit) %}
 INSERT INTO {{ done | qname }}
 SELECT w.* FROM {{ work | qname }} AS w
-WHERE NOT EXISTS (SELECT 1 FROM {{ split | qname }} AS s WHERE s.pid = w.pid);
+WHERE {{ in_window }} AND NOT EXISTS (SELECT 1 FROM {{ split | qname }} AS s WHERE s.pid = w.pid);
 
 CREATE {{ working_table }}TABLE {{ work_next | qname }} AS
 SELECT d.new_pid AS pid{% for c in payload %}, w.{{ c | ident }}{% endfor %}
@@ -27,10 +29,15 @@ JOIN {{ decisions | qname }} AS d
 {% if categorical %}
     ELSE a.node_id
 {% endif %}
-  END;
+  END
 {% else %}
-  AND d.bin = a.node_id;
+  AND d.bin = a.node_id
 {% endif %}
+UNION ALL
+SELECT w.pid{% for c in payload %}, w.{{ c | ident }}{% endfor %}
+
+FROM {{ work | qname }} AS w
+WHERE NOT ({{ in_window }});
 
 DROP TABLE {{ work | qname }};
 

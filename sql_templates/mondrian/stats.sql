@@ -9,5 +9,6 @@ SELECT
 {% endif %}
 {% endfor %}
 FROM {{ work | qname }}
+WHERE pid >= {{ window[0] | lit }} AND pid < {{ window[1] | lit }}
 GROUP BY pid
 ORDER BY pid

@@ -1,1 +1,0 @@
-INSERT INTO {{ done | qname }} SELECT * FROM {{ work | qname }}

@@ -1,0 +1,1 @@
+SELECT MIN(pid) FROM {{ work | qname }}
