@@ -66,6 +66,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
+    parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
         "--trace-heap",
         action="store_true",
@@ -86,7 +87,10 @@ def main() -> None:
             kept = {*ADULT_QIDS, "hours_per_week", "class"}
             spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
             spec["columns"]["person_id"] = {"role": "identifier"}
-        spec["algorithm"] = {"mondrian": {"categorical_split": args.categorical_split}}
+        options: dict[str, object] = {"categorical_split": args.categorical_split}
+        if args.max_partitions_per_round:
+            options["max_partitions_per_round"] = args.max_partitions_per_round
+        spec["algorithm"] = {"mondrian": options}
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]

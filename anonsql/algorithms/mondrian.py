@@ -58,7 +58,7 @@ class MondrianOptions(Options):
     #: At most this many partitions are decided per round (the lowest partition ids first), so
     #: Python's memory stays bounded however large the table; all pending partitions are
     #: handled at once whenever they are fewer.
-    max_partitions_per_round: int = Field(default=50_000, ge=1)
+    max_partitions_per_round: int = Field(default=20_000, ge=1)
 
 
 @dataclass
