@@ -1,0 +1,5 @@
+"""``python -m anonsql`` runs the command line."""
+
+from anonsql.cli import main
+
+main()
