@@ -92,7 +92,10 @@ def test_unknown_model_and_typo_key(people_engine: Engine, tmp_path: Path) -> No
     expect_spec_error(people_engine, spec, "privacy[0].k_anonimity", "did you mean 'k_anonymity'")
     spec = people_spec(tmp_path)
     spec["suppresion_limit"] = 0.1
-    expect_spec_error(people_engine, spec, "suppresion_limit")
+    expect_spec_error(people_engine, spec, "suppresion_limit", "did you mean 'suppression_limit'")
+    spec = people_spec(tmp_path)
+    spec["output"]["materialise"] = "table"
+    expect_spec_error(people_engine, spec, "output.materialise", "did you mean 'materialize'")
 
 
 def test_missing_source(people_engine: Engine, tmp_path: Path) -> None:

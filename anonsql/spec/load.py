@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from anonsql.errors import SpecError
-from anonsql.spec.model import Spec
+from anonsql.spec.model import ColumnSpec, OutputSpec, Spec
 
 _FIXES = {
     "missing": "add this key",
@@ -39,7 +40,26 @@ def spec_from_mapping(
         first = err.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top level)"
         fix = _FIXES.get(first["type"], "see the spec reference in README.md")
+        if first["type"] == "extra_forbidden":
+            fix = _suggest_key(first["loc"]) or fix
         raise SpecError(key, first["msg"], fix, source=source) from None
+
+
+def _known_keys(loc: tuple[Any, ...]) -> list[str]:
+    """The keys allowed beside an unknown one at ``loc`` (top level, output, a column)."""
+    parent = loc[:-1]
+    if not parent:
+        return [f.alias or name for name, f in Spec.model_fields.items() if name != "base_dir"]
+    if parent == ("output",):
+        return [f.alias or name for name, f in OutputSpec.model_fields.items()]
+    if len(parent) == 2 and parent[0] == "columns":
+        return list(ColumnSpec.model_fields)
+    return []
+
+
+def _suggest_key(loc: tuple[Any, ...]) -> str | None:
+    close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
+    return f"did you mean {close[0]!r}?" if close else None
 
 
 def load_spec(path: str | Path) -> Spec:
