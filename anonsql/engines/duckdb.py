@@ -34,7 +34,7 @@ class DuckDBEngine(Engine):
         self._owns_connection = connection is None
         self.con = connection if connection is not None else duckdb.connect(self.database)
         if threads is not None:
-            self.con.execute(f"SET threads = {int(threads)}")
+            self.run("duckdb/set_threads", threads=int(threads))
 
     def _wrap(self, err: duckdb.Error) -> EngineError:
         return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {redact(str(err))}")
