@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
+    parser.add_argument("--algorithm", default="mondrian", choices=["mondrian", "hilbert"])
     parser.add_argument(
         "--trace-heap",
         action="store_true",
@@ -90,7 +91,7 @@ def main() -> None:
         options: dict[str, object] = {"categorical_split": args.categorical_split}
         if args.max_partitions_per_round:
             options["max_partitions_per_round"] = args.max_partitions_per_round
-        spec["algorithm"] = {"mondrian": options}
+        spec["algorithm"] = {"mondrian": options} if args.algorithm == "mondrian" else "hilbert"
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
@@ -111,6 +112,7 @@ def main() -> None:
                 "rows": result.certificate["source_rows"],
                 "k": args.k,
                 "l": args.l,
+                "algorithm": args.algorithm,
                 "categorical_split": args.categorical_split,
                 "seconds": round(wall, 2),
                 "peak_rss_mib": round(rss_kib / 1024, 1),

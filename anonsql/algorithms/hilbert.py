@@ -71,8 +71,10 @@ def hilbert_key_sql(
     id_column: str,
     coordinates: Sequence[str],
     bits: int,
+    target: TableName | None = None,
 ) -> str:
-    """A query returning ``(id, hilbert_key)`` for each row of ``relation``.
+    """A query returning ``(id, hilbert_key)`` for each row of ``relation`` (or, with
+    ``target``, a statement creating that table from it).
 
     ``coordinates`` name integer columns already scaled to ``[0, 2^bits)``.
     """
@@ -86,4 +88,5 @@ def hilbert_key_sql(
         n=len(coordinates),
         bits=bits,
         undo=undo,
+        target=target,
     )

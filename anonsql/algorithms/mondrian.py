@@ -48,6 +48,7 @@ from anonsql.algorithms.base import (
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian_splits import SplitPlanner
 from anonsql.algorithms.part_eval import Bins, PartEvaluator
+from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError
 from anonsql.pipeline.job import Dimension, Job
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
@@ -255,25 +256,9 @@ class _MondrianRun:
     def _write_final(self, stats: pa.Table, final: BoolArray, suppressed: BoolArray) -> None:
         if not final.any():
             return
-        mask = pa.array(final)
-        chunk = stats.filter(mask)
-        columns: dict[str, pa.Array] = {
-            "pid": pc.cast(chunk.column("pid"), pa.int64()),
-            "n": pc.cast(chunk.column("n"), pa.int64()),
-            "suppressed": pa.array(suppressed[final]),
-        }
-        for d in self.dims:
-            lo = chunk.column(f"min{d.index}")
-            hi = chunk.column(f"max{d.index}")
-            if d.is_numeric:
-                columns[f"lo{d.index}"] = lo
-                columns[f"hi{d.index}"] = hi
-            else:
-                node = self.arrays[d.index].lca(
-                    lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64)
-                )
-                columns[f"node{d.index}"] = pa.array(node, pa.int32())
-        table = pa.table(columns)
+        table = parts_table(
+            stats.filter(pa.array(final)), self.dims, self.arrays, suppressed[final]
+        )
         self.partitions += int((~suppressed[final]).sum())
         self.suppressed_parts += int(suppressed[final].sum())
         e, t = self.engine, self.t

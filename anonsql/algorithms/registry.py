@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from anonsql.algorithms.base import Algorithm
+from anonsql.algorithms.hilbert_1d import Hilbert1D
 from anonsql.algorithms.mondrian import Mondrian
 from anonsql.registry import Registry
 
 ALGORITHMS: Registry[type[Algorithm]] = Registry("algorithm")
-for _algorithm in (Mondrian,):
+for _algorithm in (Mondrian, Hilbert1D):
     ALGORITHMS.register(_algorithm.name, _algorithm)

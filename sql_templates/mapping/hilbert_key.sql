@@ -3,6 +3,9 @@
    MATERIALIZED: inlined, the steps' repeated references grow the expression exponentially.
    Compound XOR operands are parenthesized on purpose: sqlglot drops the parentheses of a
    nested XOR() when writing Postgres' `#`, which has the same precedence as `&`. #}
+{% if target %}
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
+{% endif %}
 WITH s0 AS (
   SELECT {{ id_column | ident }} AS rid
 {% for c in coordinates %}

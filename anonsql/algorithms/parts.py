@@ -1,0 +1,41 @@
+"""The ``parts`` table every algorithm leaves behind: one row per partition with its tight
+generalization (numeric min/max, categorical lowest common ancestor), from per-partition stats
+(the ``mondrian/stats`` query's columns: pid, n, min<i>, max<i>)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.pipeline.job import Dimension
+from anonsql.privacy.base import BoolArray
+
+
+def parts_table(
+    stats: pa.Table,
+    dims: Sequence[Dimension],
+    arrays: Mapping[int, HierarchyArrays],
+    suppressed: BoolArray,
+) -> pa.Table:
+    """Rows of the parts table for the partitions in ``stats`` (``suppressed`` flags them)."""
+    columns: dict[str, pa.Array] = {
+        "pid": pc.cast(stats.column("pid"), pa.int64()),
+        "n": pc.cast(stats.column("n"), pa.int64()),
+        "suppressed": pa.array(suppressed),
+    }
+    for d in dims:
+        lo = stats.column(f"min{d.index}")
+        hi = stats.column(f"max{d.index}")
+        if d.is_numeric:
+            columns[f"lo{d.index}"] = lo
+            columns[f"hi{d.index}"] = hi
+        else:
+            node = arrays[d.index].lca(
+                lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64)
+            )
+            columns[f"node{d.index}"] = pa.array(node, pa.int32())
+    return pa.table(columns)
