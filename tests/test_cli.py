@@ -27,6 +27,21 @@ def write_spec(tmp_path: Path, db: Path, **overrides: object) -> Path:
     return path
 
 
+def check_args(db: Path, k: int) -> list[str]:
+    """`anonsql check` of anon.people's three QIDs against k-anonymity."""
+    qids = [arg for q in ("age", "city", "income") for arg in ("--qid", q)]
+    return [
+        "check",
+        "--database",
+        str(db),
+        "--relation",
+        "anon.people",
+        *qids,
+        "--model",
+        f"k_anonymity:k={k}",
+    ]
+
+
 def test_run_check_metrics_round_trip(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     spec = write_spec(tmp_path, db, k=5)
@@ -36,44 +51,10 @@ def test_run_check_metrics_round_trip(tmp_path: Path) -> None:
     assert "verified" in result.output and "anon.people" in result.output
     result = runner.invoke(main, ["check", str(spec)])
     assert result.exit_code == 0 and "holds" in result.output
-    result = runner.invoke(
-        main,
-        [
-            "check",
-            "--database",
-            str(db),
-            "--relation",
-            "anon.people",
-            "--qid",
-            "age",
-            "--qid",
-            "city",
-            "--qid",
-            "income",
-            "--model",
-            "k_anonymity:k=5",
-        ],
-    )
+    result = runner.invoke(main, check_args(db, 5))
     assert result.exit_code == 0, result.output
     # a stricter model than the one published: violations, exit code 4
-    result = runner.invoke(
-        main,
-        [
-            "check",
-            "--database",
-            str(db),
-            "--relation",
-            "anon.people",
-            "--qid",
-            "age",
-            "--qid",
-            "city",
-            "--qid",
-            "income",
-            "--model",
-            "k_anonymity:k=50",
-        ],
-    )
+    result = runner.invoke(main, check_args(db, 50))
     assert result.exit_code == 4 and "VIOLATED" in result.output
     result = runner.invoke(main, ["metrics", "--database", str(db), "--output", "anon.people"])
     assert result.exit_code == 0 and "ncp" in result.output
