@@ -55,8 +55,8 @@ def test_sigint_mid_run_leaves_previous_output(tmp_path: Path) -> None:
         if "round 3:" in line or time.monotonic() > deadline:
             break
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    _, rest = proc.communicate(timeout=120)
+    assert proc.returncode == 130, rest
 
     with DuckDBEngine(db) as engine:
         assert engine.fetchall("SELECT run_id FROM anon.people__certificate") == before
