@@ -7,6 +7,7 @@ It contains no algorithm logic. Capabilities are class attributes, not probes.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
@@ -222,7 +223,10 @@ class Engine(ABC):
         try:
             yield
         except BaseException:
-            self.execute("ROLLBACK")
+            # the original error matters more than a failed rollback (an interrupted engine
+            # may already have aborted the transaction itself)
+            with contextlib.suppress(Exception):
+                self.execute("ROLLBACK")
             raise
         else:
             self.execute("COMMIT")

@@ -37,6 +37,9 @@ class DuckDBEngine(Engine):
             self.run("duckdb/set_threads", threads=int(threads))
 
     def _wrap(self, err: duckdb.Error) -> EngineError:
+        if isinstance(err, duckdb.InterruptException):
+            # Ctrl-C while DuckDB ran a statement: the same path as any other interrupt
+            raise KeyboardInterrupt from err
         return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {redact(str(err))}")
 
     def _execute(self, sql: str) -> None:
