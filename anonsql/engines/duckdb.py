@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from pathlib import Path
 from typing import Any
@@ -62,11 +63,16 @@ class DuckDBEngine(Engine):
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
         view_name = f"__anonsql_arrow_{next(_counter)}"
-        self.con.register(view_name, data)
+        try:
+            self.con.register(view_name, data)
+        except duckdb.Error as err:
+            raise self._wrap(err) from err
         try:
             self.run("create_table_as_select_all", target=target, source=TableName(view_name))
         finally:
-            self.con.unregister(view_name)
+            # after an interrupt DuckDB may refuse this too; the first error is the one to tell
+            with contextlib.suppress(duckdb.Error):
+                self.con.unregister(view_name)
 
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         rows = self.query(
