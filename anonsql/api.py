@@ -20,8 +20,9 @@ from anonsql.errors import InterruptedRun, SpecError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
 from anonsql.pipeline.job import new_run_id, work_schema
 from anonsql.pipeline.prepare import parse_relation, prepare, source_columns
-from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
+from anonsql.privacy import PrivacyModel
 from anonsql.privacy.check import CheckResult, check_relation
+from anonsql.privacy.registry import largest_k, models_from_entries
 from anonsql.publish.names import OutputNames
 from anonsql.publish.publisher import PublishResult, publish, read_certificate, stage
 from anonsql.spec import Spec, load_spec, spec_from_mapping
@@ -113,18 +114,6 @@ def _cleanup(engine: Engine, schema: str) -> None:
         engine.run("drop_schema", schema=schema)
 
 
-def build_models(entries: Sequence[Mapping[str, Mapping[str, Any] | None]]) -> list[PrivacyModel]:
-    """Privacy models from ``[{name: {params}}, ...]`` (the spec's ``privacy`` list)."""
-    models: list[PrivacyModel] = []
-    for position, entry in enumerate(entries):
-        for name, params in entry.items():
-            key = f"privacy[{position}].{name}"
-            if name not in PRIVACY_MODELS:
-                raise SpecError(key, PRIVACY_MODELS.unknown_message(name), "use a known model name")
-            models.append(PRIVACY_MODELS.get(name).from_spec(params, key=key))
-    return models
-
-
 def check(
     engine: Engine,
     relation: str | TableName,
@@ -139,7 +128,7 @@ def check(
     columns = [c.name for c in source_columns(engine, rel, "relation")]
     typed = [m for m in models if isinstance(m, PrivacyModel)]
     if len(typed) != len(models):
-        typed = build_models([m for m in models if not isinstance(m, PrivacyModel)])
+        typed = models_from_entries([m for m in models if not isinstance(m, PrivacyModel)])
     for name in [*qids, *(m.sensitive_column for m in typed if m.sensitive_column)]:
         if name not in columns:
             raise SpecError(
@@ -167,20 +156,19 @@ def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
         for a in attributes
     ]
     models = build_models_from_certificate(certificate)
-    ks = [m.params.k for m in models if m.name == "k_anonymity"]  # type: ignore[attr-defined]
     ctx = MetricContext(
         engine=engine,
         relation=rel,
         qids=qids,
         hierarchy_nodes=names.hierarchy_nodes,
         source_rows=int(certificate["source_rows"]),
-        k=max(ks) if ks else None,
+        k=largest_k(models),
     )
     return compute_all(ctx)
 
 
 def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[PrivacyModel]:
-    return build_models(json.loads(certificate["models"]))
+    return models_from_entries(json.loads(certificate["models"]))
 
 
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:

@@ -29,7 +29,7 @@ from anonsql.pipeline.job import Job
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.k_anonymity import KAnonymity
 
-#: Statements are counted from here for the summary.
+#: The stats query's pid window, wide enough for every group.
 _ALL_PARTITIONS = (0, 2**62)
 
 

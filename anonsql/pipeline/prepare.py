@@ -24,7 +24,8 @@ from anonsql.hierarchies import (
     uncovered,
 )
 from anonsql.pipeline.job import Dimension, Job, SensitiveAttribute, new_run_id
-from anonsql.privacy import PRIVACY_MODELS, DataProfile, PrivacyModel
+from anonsql.privacy import DataProfile, PrivacyModel
+from anonsql.privacy.registry import models_from_entries
 from anonsql.resources import resource_dir
 from anonsql.spec import Role, Spec
 from anonsql.sql import TableName
@@ -63,13 +64,10 @@ def check_columns(declared: list[str], catalog: list[ColumnInfo], key: str) -> N
 
 
 def build_models(spec: Spec) -> list[PrivacyModel]:
-    models = []
-    for position, entry in enumerate(spec.privacy):
-        name, params = next(iter(entry.items()))
-        key = f"privacy[{position}].{name}"
-        if name not in PRIVACY_MODELS:
-            raise SpecError(key, PRIVACY_MODELS.unknown_message(name), "use a known model name")
-        model = PRIVACY_MODELS.get(name).from_spec(params, key=key)
+    """The spec's models; each sensitive column they read must be declared sensitive."""
+    models = models_from_entries(spec.privacy)
+    for position, model in enumerate(models):
+        key = f"privacy[{position}].{model.name}"
         column = model.sensitive_column
         if model.needs_sensitive and column is not None:
             declared = spec.columns.get(column)
@@ -79,7 +77,6 @@ def build_models(spec: Spec) -> list[PrivacyModel]:
                     f"column {column!r} is not declared with role sensitive",
                     f"add `{column}: {{role: sensitive}}` under columns",
                 )
-        models.append(model)
     return models
 
 

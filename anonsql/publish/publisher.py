@@ -20,12 +20,13 @@ import pyarrow as pa
 
 import anonsql
 from anonsql.algorithms.base import PartitionSummary
+from anonsql.engines import Engine
 from anonsql.errors import SpecError, VerificationError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
 from anonsql.pipeline.job import Job
 from anonsql.pipeline.prepare import GENERALIZED_SUFFIX
 from anonsql.privacy.check import CheckResult, check_relation
-from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.privacy.registry import largest_k
 from anonsql.publish.names import OutputNames
 from anonsql.sql import TableName
 
@@ -138,11 +139,6 @@ def qid_infos(job: Job) -> list[QidInfo]:
     ]
 
 
-def k_of(job: Job) -> int | None:
-    ks = [m.k for m in job.models if isinstance(m, KAnonymity)]
-    return max(ks) if ks else None
-
-
 def guard_output(job: Job, names: OutputNames) -> None:
     """Refuse to replace a relation that anonsql did not publish."""
     e = job.engine
@@ -208,7 +204,7 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
             qids=qid_infos(job),
             hierarchy_nodes=names.hierarchy_nodes,
             source_rows=job.rows,
-            k=k_of(job),
+            k=largest_k(job.models),
         )
         metrics = compute_all(ctx)
         e.load_arrow(names.metrics, metrics_table(metrics))
@@ -272,7 +268,7 @@ def make_certificate(
     }
 
 
-def read_certificate(engine: Any, names: OutputNames) -> dict[str, Any] | None:
+def read_certificate(engine: Engine, names: OutputNames) -> dict[str, Any] | None:
     certificate: TableName = names.certificate
     if not engine.exists(certificate):
         return None
