@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from anonsql.algorithms.base import Algorithm
 from anonsql.algorithms.hilbert_1d import Hilbert1D
+from anonsql.algorithms.idistance_1d import IDistance1D
 from anonsql.algorithms.mondrian import Mondrian
 from anonsql.registry import Registry
 
 ALGORITHMS: Registry[type[Algorithm]] = Registry("algorithm")
-for _algorithm in (Mondrian, Hilbert1D):
+for _algorithm in (Mondrian, Hilbert1D, IDistance1D):
     ALGORITHMS.register(_algorithm.name, _algorithm)

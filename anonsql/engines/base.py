@@ -120,6 +120,10 @@ class Engine(ABC):
     def _fetchall(self, sql: str) -> list[tuple[Any, ...]]: ...
 
     @abstractmethod
+    def _iter_arrow(self, sql: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
+        """The result in record batches of at most ``batch_rows`` rows, read as consumed."""
+
+    @abstractmethod
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
         """Create table ``target`` holding ``data`` (replacing nothing: it must not exist)."""
 
@@ -157,6 +161,15 @@ class Engine(ABC):
         finally:
             self.stats.seconds += time.perf_counter() - start
 
+    def iter_arrow(self, sql: str, batch_rows: int = 1 << 16) -> Iterator[pa.RecordBatch]:
+        """Stream a result in Arrow batches, so Python holds one batch at a time. Run no other
+        statement on this engine until the iteration ends."""
+        start = self._timed(sql)
+        try:
+            yield from self._iter_arrow(sql, batch_rows)
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+
     def fetchall(self, sql: str) -> list[tuple[Any, ...]]:
         start = self._timed(sql)
         try:
@@ -174,6 +187,11 @@ class Engine(ABC):
 
     def query_arrow(self, template: str, /, **params: Any) -> pa.Table:
         return self.fetch_arrow(self.sql.render(template, **params))
+
+    def query_batches(
+        self, template: str, /, batch_rows: int = 1 << 16, **params: Any
+    ) -> Iterator[pa.RecordBatch]:
+        return self.iter_arrow(self.sql.render(template, **params), batch_rows)
 
     def exists(self, relation: TableName) -> bool:
         return self.columns(relation) is not None

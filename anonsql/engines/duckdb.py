@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,13 @@ class DuckDBEngine(Engine):
     def _fetch_arrow(self, sql: str) -> pa.Table:
         try:
             return self.con.sql(sql).to_arrow_table()
+        except duckdb.Error as err:
+            raise self._wrap(err) from err
+
+    def _iter_arrow(self, sql: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
+        try:
+            reader = self.con.sql(sql).to_arrow_reader(batch_rows)
+            yield from reader
         except duckdb.Error as err:
             raise self._wrap(err) from err
 

@@ -7,7 +7,9 @@ password is never accepted in the spec: use ``PGPASSWORD`` or ``~/.pgpass``.
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -17,6 +19,8 @@ from psycopg import conninfo as pg_conninfo
 from anonsql.engines.base import ColumnInfo, Engine, redact
 from anonsql.errors import EngineError, SpecError
 from anonsql.sql import TableName
+
+_cursors = itertools.count()
 
 # result column type OIDs -> Arrow types (everything else is inferred from the values)
 _ARROW_BY_OID: dict[int, pa.DataType] = {
@@ -52,6 +56,17 @@ def sql_type(arrow_type: pa.DataType) -> str:
     if pa.types.is_timestamp(arrow_type):
         return "TIMESTAMP"
     return "VARCHAR"
+
+
+def _arrow_table(description: Sequence[Any], rows: Sequence[tuple[Any, ...]]) -> pa.Table:
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in description]
+    arrays = {}
+    for column, values in zip(description, columns, strict=True):
+        arrow_type = _ARROW_BY_OID.get(column.type_code)
+        if arrow_type is None and not values:
+            arrow_type = pa.float64() if column.type_code == 1700 else pa.string()
+        arrays[column.name] = pa.array(list(values), type=arrow_type)
+    return pa.table(arrays)
 
 
 def check_dsn(dsn: str) -> None:
@@ -121,14 +136,20 @@ class PostgresEngine(Engine):
                 rows = cur.fetchall()
         except psycopg.Error as err:
             raise self._wrap(err) from err
-        columns = list(zip(*rows, strict=True)) if rows else [() for _ in description]
-        arrays = {}
-        for column, values in zip(description, columns, strict=True):
-            arrow_type = _ARROW_BY_OID.get(column.type_code)
-            if arrow_type is None and not values:
-                arrow_type = pa.float64() if column.type_code == 1700 else pa.string()
-            arrays[column.name] = pa.array(list(values), type=arrow_type)
-        return pa.table(arrays)
+        return _arrow_table(description, rows)
+
+    def _iter_arrow(self, sql: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
+        # a server-side cursor, so the server, not this process, holds the rest of the result;
+        # it lives in a transaction (a savepoint when one is already open)
+        name = f"anonsql_stream_{next(_cursors)}"
+        try:
+            with self.con.transaction(), self.con.cursor(name=name) as cur:
+                cur.execute(sql)
+                description = cur.description or []
+                while rows := cur.fetchmany(batch_rows):
+                    yield from _arrow_table(description, rows).to_batches()
+        except psycopg.Error as err:
+            raise self._wrap(err) from err
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
         # One load counts as one statement, as on DuckDB, though it is CREATE + COPY + ANALYZE

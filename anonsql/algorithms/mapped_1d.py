@@ -1,0 +1,221 @@
+"""Anonymization over a 1D mapping of the quasi-identifier space (Ghinita, Karras, Kalnis,
+Mamoulis, "Fast Data Anonymization with Low Information Loss", VLDB 2007; digest 001 §5-8).
+
+A subclass maps every distinct quasi-identifier vector to a 1D key **in the engine** (Hilbert
+curve, iDistance); this base class then
+
+1. orders the vectors by key in the engine (``ordered``: pos, vid, n, codes),
+2. for k-anonymity alone, streams the ordered vectors (row count and codes, one batch at a time)
+   through the optimal 1D dynamic program (:mod:`anonsql.algorithms.one_d`), whose cost is the
+   NCP of a group's extent in the original space, and writes back only the groups' first
+   positions; the engine turns them into a group per vector with a running count,
+3. for l-diversity, streams (vector, sensitive value, rows) items in key order through the
+   linear heuristic (:mod:`anonsql.algorithms.one_d_l_diversity`), merges groups that share a
+   vector and, with k also required, consecutive groups until each holds k rows; the group of
+   each vector is written back,
+4. assigns each row its vector's group and leaves the same ``parts`` table as Mondrian, so the
+   recoding, publish, verification and metrics paths are shared.
+
+Rows with equal quasi-identifier vectors always share a group, so the published
+generalization is a function of the vector (the view joins the source to the recoding on the
+quasi-identifiers). Groups whose generalized tuples coincide publish as one class; that
+only helps, since unions of k-anonymous (frequency l-diverse) groups stay so.
+
+Python holds per-vector data at most: a batch of vectors at a time and one small integer per
+vector for k-anonymity; for l-diversity the per-(vector, value) items with their counts.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import abstractmethod
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from anonsql.algorithms.base import Algorithm, PartitionSummary, ProgressCallback
+from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.one_d import OptimalPartitioner
+from anonsql.algorithms.one_d_l_diversity import (
+    NotEligible,
+    linear_l_diverse,
+    merge_sharing_vectors,
+    merge_to_k,
+)
+from anonsql.algorithms.parts import parts_table
+from anonsql.errors import InfeasibleError, SpecError
+from anonsql.pipeline.job import Job
+from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity
+from anonsql.sql import TableName
+
+#: The stats query's pid window, wide enough for every group.
+_ALL_PARTITIONS = (0, 2**62)
+#: Vectors per batch streamed from the engine.
+BATCH_ROWS = 1 << 16
+
+
+class Mapped1D(Algorithm):
+    """Base of the 1D-mapping algorithms: subclasses implement :meth:`map_keys`."""
+
+    #: The column of the keys table holding the 1D key.
+    key_column: str = "key"
+
+    @abstractmethod
+    def map_keys(self, job: Job, progress: ProgressCallback) -> None:
+        """Create ``job.work("vectors")`` (see ``mapping/vectors``) and ``job.work("keys")``
+        (``vid`` and :attr:`key_column`) in the engine."""
+
+    def check_models(self, models: list[PrivacyModel]) -> None:
+        columns = set()
+        for position, model in enumerate(models):
+            if isinstance(model, DistinctLDiversity | EntropyLDiversity):
+                columns.add(model.column)
+            elif not isinstance(model, KAnonymity):
+                raise SpecError(
+                    f"privacy[{position}].{model.name}",
+                    f"the {self.name} algorithm enforces k_anonymity, distinct_l_diversity and "
+                    "entropy_l_diversity",
+                    "use algorithm: mondrian for this model",
+                )
+        if len(columns) > 1:
+            raise SpecError(
+                "privacy",
+                f"the {self.name} algorithm diversifies one sensitive column, got {len(columns)}",
+                "declare l-diversity on one column, or use algorithm: mondrian",
+            )
+
+    def partition(self, job: Job, progress: ProgressCallback) -> PartitionSummary:
+        self.check_models(job.models)
+        e = job.engine
+        start = e.stats.statements
+        dims = job.dimensions
+        self.map_keys(job, progress)
+        ordered = job.work("ordered")
+        e.run(
+            "mapping/ordered",
+            target=ordered,
+            vectors=job.work("vectors"),
+            keys=job.work("keys"),
+            key_column=self.key_column,
+            dims=dims,
+        )
+        arrays = {d.index: HierarchyArrays(d.hierarchy) for d in dims if d.hierarchy}
+        k = max((m.k for m in job.models if isinstance(m, KAnonymity)), default=1)
+        diverse = [m for m in job.models if isinstance(m, DistinctLDiversity | EntropyLDiversity)]
+        groups = job.work("groups")
+        if diverse:
+            self._l_diverse_groups(job, ordered, groups, diverse, k, progress)
+        else:
+            self._k_anonymous_groups(job, ordered, groups, arrays, k, progress)
+        payload = [d.code for d in dims] + [s.code for s in job.sensitive]
+        e.run(
+            "mapping/assign",
+            target=job.work("rows_next"),
+            rows=job.work("rows"),
+            vectors=job.work("vectors"),
+            groups=groups,
+            dims=dims,
+            payload=payload,
+        )
+        stats = e.query_arrow(
+            "mondrian/stats", work=job.work("rows"), dims=dims, window=_ALL_PARTITIONS
+        )
+        suppressed = np.zeros(stats.num_rows, dtype=bool)
+        e.load_arrow(job.work("parts"), parts_table(stats, dims, arrays, suppressed))
+        progress(f"{self.name}: {stats.num_rows} groups")
+        return PartitionSummary(
+            partitions=stats.num_rows,
+            suppressed_rows=0,
+            suppressed_partitions=0,
+            rounds=1,
+            statements=e.stats.statements - start,
+            statements_per_round=[e.stats.statements - start],
+        )
+
+    def _k_anonymous_groups(
+        self,
+        job: Job,
+        ordered: TableName,
+        groups: TableName,
+        arrays: dict[int, HierarchyArrays],
+        k: int,
+        progress: ProgressCallback,
+    ) -> None:
+        e = job.engine
+        numeric = [d for d in job.dimensions if d.is_numeric]
+        categorical = [d for d in job.dimensions if not d.is_numeric]
+        dp = OptimalPartitioner(
+            [d.span for d in numeric], [arrays[d.index] for d in categorical], k
+        )
+        for batch in e.query_batches(
+            "mapping/stream_vectors", BATCH_ROWS, ordered=ordered, dims=job.dimensions
+        ):
+            dp.feed(
+                batch.column("n").to_numpy().astype(np.int64),
+                _matrix(batch, [d.code for d in numeric], np.float64),
+                _matrix(batch, [d.code for d in categorical], np.int64),
+            )
+            progress(f"{self.name}: {dp.items} vectors ({dp.rows} rows) partitioned")
+        starts, _ = dp.finish()
+        starts_table = job.work("starts")
+        e.load_arrow(starts_table, pa.table({"pos": pa.array(starts, pa.int64())}))
+        e.run("mapping/groups_from_starts", target=groups, ordered=ordered, starts=starts_table)
+
+    def _l_diverse_groups(
+        self,
+        job: Job,
+        ordered: TableName,
+        groups: TableName,
+        models: list[DistinctLDiversity | EntropyLDiversity],
+        k: int,
+        progress: ProgressCallback,
+    ) -> None:
+        e = job.engine
+        column = models[0].column
+        # frequency l-diversity with an integer L >= l implies both distinct and entropy
+        # l-diversity (min-entropy never exceeds entropy)
+        ell = max(math.ceil(m.ell - 1e-9) for m in models)
+        items = e.query_arrow(
+            "mapping/stream_items",
+            ordered=ordered,
+            rows=job.work("rows"),
+            sensitive=job.sensitive_by_column(column).code,
+            dims=job.dimensions,
+        )
+        vid = items.column("vid").to_numpy().astype(np.int64)
+        counts = items.column("n").to_numpy().astype(np.int64)
+        progress(f"{self.name}: {items.num_rows} (vector, value) items, l = {ell}")
+        try:
+            found = linear_l_diverse(items.column("value").to_numpy().astype(np.int64), counts, ell)
+        except NotEligible as err:
+            raise InfeasibleError(
+                f"privacy: {column!r}: {err}. Fix: lower l to at most {err.largest_l}"
+            ) from None
+        merged = merge_sharing_vectors(found, vid)
+        pick_group = np.repeat(merged, np.diff(found.starts))
+        size = np.bincount(pick_group, minlength=int(merged.max()) + 1)
+        first = np.full(len(size), len(vid), np.int64)
+        np.minimum.at(first, pick_group, found.items)
+        final = merge_to_k(first, size, k)
+        pid_of_item = np.empty(len(vid), np.int64)
+        pid_of_item[found.items] = final[pick_group] + 1
+        vectors, where = np.unique(vid, return_index=True)
+        e.load_arrow(
+            groups,
+            pa.table(
+                {
+                    "vid": pa.array(vectors, pa.int64()),
+                    "pid": pa.array(pid_of_item[where], pa.int64()),
+                }
+            ),
+        )
+
+
+def _matrix(batch: pa.RecordBatch, columns: list[str], dtype: type) -> npt.NDArray[Any]:
+    if not columns:
+        return np.zeros((batch.num_rows, 0), dtype)
+    return np.column_stack([batch.column(c).to_numpy().astype(dtype) for c in columns])
