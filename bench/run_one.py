@@ -67,7 +67,9 @@ def main() -> None:
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
-    parser.add_argument("--algorithm", default="mondrian", choices=["mondrian", "hilbert"])
+    parser.add_argument(
+        "--algorithm", default="mondrian", choices=["mondrian", "hilbert", "idistance"]
+    )
     parser.add_argument(
         "--trace-heap",
         action="store_true",
@@ -91,7 +93,8 @@ def main() -> None:
         options: dict[str, object] = {"categorical_split": args.categorical_split}
         if args.max_partitions_per_round:
             options["max_partitions_per_round"] = args.max_partitions_per_round
-        spec["algorithm"] = {"mondrian": options} if args.algorithm == "mondrian" else "hilbert"
+        mondrian = args.algorithm == "mondrian"
+        spec["algorithm"] = {"mondrian": options} if mondrian else args.algorithm
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]

@@ -8,13 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonsql.algorithms.one_d_l_diversity import (
-    Groups,
-    NotEligible,
-    linear_l_diverse,
-    merge_sharing_vectors,
-    merge_to_k,
-)
+from anonsql.algorithms.one_d_l_diversity import Diversity, NotEligible, l_diverse_groups
 
 # the 12 records in slide key order (22, 24, 30, 31, 33, 35, 40, 42, 55, 56, 61, 63)
 KEYS = [22, 24, 30, 31, 33, 35, 40, 42, 55, 56, 61, 63]
@@ -22,98 +16,120 @@ DISEASE = ["Gas", "Dia", "Gas", "Pne", "Gas", "Dia", "Dia", "Alz", "Dia", "Flu",
 CODES = {name: code for code, name in enumerate(sorted(set(DISEASE)))}
 
 
-def key_groups(groups: Groups) -> list[set[int]]:
-    return [
-        {KEYS[i] for i in groups.items[groups.starts[g] : groups.starts[g + 1]].tolist()}
-        for g in range(groups.count)
-    ]
+def record_groups(order: list[int], ell: int, k: int = 1) -> list[set[int]]:
+    """Each record its own vector, in the given key order; groups as sets of slide keys."""
+    values = np.array([CODES[DISEASE[r]] for r in order], np.int64)
+    group = l_diverse_groups(
+        np.arange(12), values, np.ones(12, np.int64), Diversity(k=k, frequency_l=ell)
+    )
+    return [{KEYS[order[i]] for i in np.nonzero(group == g)[0]} for g in range(group.max() + 1)]
 
 
-def slide_groups(ell: int) -> list[set[int]]:
-    values = np.array([CODES[d] for d in DISEASE], np.int64)
-    return key_groups(linear_l_diverse(values, np.ones(12, np.int64), ell))
+SLIDE_ORDER = list(range(12))
 
 
 def test_trace_l3() -> None:
-    assert slide_groups(3) == [{22, 24, 31}, {30, 35, 42}, {33, 40, 56}, {55, 61, 63}]
+    assert record_groups(SLIDE_ORDER, 3) == [{22, 24, 31}, {30, 35, 42}, {33, 40, 56}, {55, 61, 63}]
 
 
 def test_trace_l2() -> None:
-    assert slide_groups(2) == [{22, 24}, {30, 31}, {33, 35}, {40, 42}, {55, 56}, {61, 63}]
-
-
-def test_l4_is_not_eligible() -> None:
-    with pytest.raises(NotEligible) as caught:
-        slide_groups(4)
-    assert caught.value.largest_l == 3  # Diabetes: 4 of 12
-    assert "Dia" not in str(caught.value)
+    assert record_groups(SLIDE_ORDER, 2) == [
+        {22, 24}, {30, 31}, {33, 35}, {40, 42}, {55, 56}, {61, 63}
+    ]  # fmt: skip
 
 
 def test_unflipped_hilbert_order() -> None:
     # natural orientation: r1, r2, r3, r4, r10, r9, r11, r12, r5, r6, r7, r8 (digest §4.6)
     order = [0, 1, 2, 3, 9, 8, 10, 11, 4, 5, 6, 7]
-    values = np.array([CODES[DISEASE[r]] for r in order], np.int64)
-    groups = linear_l_diverse(values, np.ones(12, np.int64), 3)
-    got = [
-        {KEYS[order[i]] for i in groups.items[groups.starts[g] : groups.starts[g + 1]].tolist()}
-        for g in range(groups.count)
-    ]
-    assert got == [{22, 24, 31}, {30, 55, 56}, {35, 61, 63}, {33, 40, 42}]
+    assert record_groups(order, 3) == [{22, 24, 31}, {30, 55, 56}, {35, 61, 63}, {33, 40, 42}]
 
 
-def test_counts_are_records() -> None:
-    """An item of 3 records is the same as 3 one-record items with the same value."""
-    values = np.array([0, 1, 2, 0], np.int64)
-    grouped = linear_l_diverse(values, np.array([1, 3, 2, 2], np.int64), 2)
-    assert grouped.starts[-1] == 8
-    sizes = np.diff(grouped.starts)
-    assert ((sizes >= 2) & (sizes <= 3)).all()
+def test_l4_is_not_eligible() -> None:
+    with pytest.raises(NotEligible) as caught:
+        record_groups(SLIDE_ORDER, 4)
+    assert caught.value.largest_l == 3  # Diabetes: 4 of 12
+    assert "Dia" not in str(caught.value)
+
+
+def test_k_closes_groups_later() -> None:
+    groups = record_groups(SLIDE_ORDER, 2, k=4)
+    assert all(len(g) >= 4 for g in groups)
+    assert sum(len(g) for g in groups) == 12
+
+
+def test_vectors_are_never_split() -> None:
+    """Vector 1 holds 3 rows of value 1; it lands in one group as a whole."""
+    vector = np.array([0, 1, 2, 2, 3], np.int64)
+    values = np.array([0, 1, 0, 2, 2], np.int64)
+    counts = np.array([1, 3, 2, 1, 2], np.int64)
+    group = l_diverse_groups(vector, values, counts, Diversity(frequency_l=2))
+    assert len(group) == 4
+    assert (group >= 0).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.integers(1, 12),
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 6), st.integers(1, 3)), min_size=1, max_size=3),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_properties(ell: int, k: int, raw: list[list[tuple[int, int]]]) -> None:
+    vector, values, counts = [], [], []
+    for v, histogram in enumerate(raw):
+        for value, count in sorted(dict(histogram).items()):
+            vector.append(v)
+            values.append(value)
+            counts.append(count)
+    vec = np.array(vector, np.int64)
+    val = np.array(values, np.int64)
+    cnt = np.array(counts, np.int64)
+    total = int(cnt.sum())
+    most = int(np.bincount(val, weights=cnt).max())
+    need = Diversity(k=k, frequency_l=ell)
+    if ell * most > total or total < k:
+        with pytest.raises(NotEligible):
+            l_diverse_groups(vec, val, cnt, need)
+        return
+    group = l_diverse_groups(vec, val, cnt, need)
+    assert len(group) == len(raw) and (group >= 0).all()
+    for g in np.unique(group).tolist():
+        mine = group[vec] == g
+        size = int(cnt[mine].sum())
+        assert size >= k
+        assert ell * np.bincount(val[mine], weights=cnt[mine]).max() <= size
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.integers(2, 5).flatmap(
-        lambda ell: st.tuples(
-            st.just(ell),
-            st.lists(st.integers(0, 6), min_size=ell, max_size=60),
-            st.lists(st.integers(1, 3), min_size=60, max_size=60),
-        )
-    )
+    st.integers(1, 4),
+    st.integers(1, 8),
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 5), st.integers(1, 4)), min_size=1, max_size=3),
+        min_size=1,
+        max_size=40,
+    ),
 )
-def test_properties(case: tuple[int, list[int], list[int]]) -> None:
-    ell, raw_values, raw_counts = case
-    values = np.array(raw_values, np.int64)
-    counts = np.array(raw_counts[: len(values)], np.int64)
-    total = int(counts.sum())
-    most = int(np.bincount(values, weights=counts).max())
-    if ell * most > total:
+def test_distinct_and_entropy(distinct: int, k: int, raw: list[list[tuple[int, int]]]) -> None:
+    """With the declared models' conditions every group holds them, or the table cannot."""
+    vector, values, counts = [], [], []
+    for v, histogram in enumerate(raw):
+        for value, count in sorted(dict(histogram).items()):
+            vector.append(v)
+            values.append(value)
+            counts.append(count)
+    vec, val, cnt = (np.array(x, np.int64) for x in (vector, values, counts))
+    need = Diversity(k=k, distinct_l=distinct, entropy_l=distinct * 0.8 if distinct > 1 else 1.0)
+    whole = np.bincount(val, weights=cnt).astype(np.int64)
+    if not need.holds(whole, int(cnt.sum())):
         with pytest.raises(NotEligible):
-            linear_l_diverse(values, counts, ell)
+            l_diverse_groups(vec, val, cnt, need)
         return
-    groups = linear_l_diverse(values, counts, ell)
-    # every record is picked once
-    assert np.bincount(groups.items, minlength=len(values)).tolist() == counts.tolist()
-    for g in range(groups.count):
-        members = values[groups.items[groups.starts[g] : groups.starts[g + 1]]]
-        assert ell <= len(members) <= 2 * ell - 1
-        assert len(set(members.tolist())) == len(members)  # distinct values
-    # merged by vector (two items per vector here) the groups stay frequency-l-diverse
-    vectors = np.arange(len(values)) // 2
-    merged = merge_sharing_vectors(groups, vectors)
-    group_of_pick = np.repeat(merged, np.diff(groups.starts))
-    for m in np.unique(merged).tolist():
-        picked = groups.items[group_of_pick == m]
-        assert ell * np.bincount(values[picked]).max() <= len(picked)
-        # a vector's rows never span two merged groups
-    owner: dict[int, int] = {}
-    for g, v in zip(group_of_pick.tolist(), vectors[groups.items].tolist(), strict=True):
-        assert owner.setdefault(v, g) == g
-
-
-def test_merge_to_k() -> None:
-    ids = merge_to_k(np.array([0, 3, 6, 9]), np.array([2, 2, 2, 2]), 4)
-    assert ids.tolist() == [0, 0, 1, 1]
-    ids = merge_to_k(np.array([0, 3, 6, 9]), np.array([2, 2, 2, 1]), 4)
-    assert ids.tolist() == [0, 0, 0, 0]  # the short tail (3 rows) joins the group before
-    ids = merge_to_k(np.array([0, 3, 6]), np.array([4, 4, 1]), 4)
-    assert ids.tolist() == [0, 1, 1]
+    group = l_diverse_groups(vec, val, cnt, need)
+    for g in np.unique(group).tolist():
+        mine = group[vec] == g
+        held = np.bincount(val[mine], weights=cnt[mine], minlength=whole.size).astype(np.int64)
+        assert need.holds(held, int(held.sum()))

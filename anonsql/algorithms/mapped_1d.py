@@ -9,10 +9,9 @@ curve, iDistance); this base class then
    through the optimal 1D dynamic program (:mod:`anonsql.algorithms.one_d`), whose cost is the
    NCP of a group's extent in the original space, and writes back only the groups' first
    positions; the engine turns them into a group per vector with a running count,
-3. for l-diversity, streams (vector, sensitive value, rows) items in key order through the
-   linear heuristic (:mod:`anonsql.algorithms.one_d_l_diversity`), merges groups that share a
-   vector and, with k also required, consecutive groups until each holds k rows; the group of
-   each vector is written back,
+3. for l-diversity, reads (vector, sensitive value, rows) items in key order and runs the
+   linear heuristic (:mod:`anonsql.algorithms.one_d_l_diversity`) over whole vectors, with k
+   as an extra closing condition; the group of each vector is written back,
 4. assigns each row its vector's group and leaves the same ``parts`` table as Mondrian, so the
    recoding, publish, verification and metrics paths are shared.
 
@@ -22,12 +21,12 @@ quasi-identifiers). Groups whose generalized tuples coincide publish as one clas
 only helps, since unions of k-anonymous (frequency l-diverse) groups stay so.
 
 Python holds per-vector data at most: a batch of vectors at a time and one small integer per
-vector for k-anonymity; for l-diversity the per-(vector, value) items with their counts.
+vector for k-anonymity; for l-diversity the per-(vector, value) items with their counts
+(about 24 bytes each).
 """
 
 from __future__ import annotations
 
-import math
 from abc import abstractmethod
 from typing import Any
 
@@ -38,12 +37,7 @@ import pyarrow as pa
 from anonsql.algorithms.base import Algorithm, PartitionSummary, ProgressCallback
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.one_d import OptimalPartitioner
-from anonsql.algorithms.one_d_l_diversity import (
-    NotEligible,
-    linear_l_diverse,
-    merge_sharing_vectors,
-    merge_to_k,
-)
+from anonsql.algorithms.one_d_l_diversity import Diversity, NotEligible, l_diverse_groups
 from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.pipeline.job import Job
@@ -176,9 +170,14 @@ class Mapped1D(Algorithm):
     ) -> None:
         e = job.engine
         column = models[0].column
-        # frequency l-diversity with an integer L >= l implies both distinct and entropy
-        # l-diversity (min-entropy never exceeds entropy)
-        ell = max(math.ceil(m.ell - 1e-9) for m in models)
+        need = Diversity(
+            k=k,
+            distinct_l=max(
+                (int(m.ell) for m in models if isinstance(m, DistinctLDiversity)), default=1
+            ),
+            entropy_l=max((m.ell for m in models if isinstance(m, EntropyLDiversity)), default=1.0),
+        )
+        ell = max(m.ell for m in models)
         items = e.query_arrow(
             "mapping/stream_items",
             ordered=ordered,
@@ -186,32 +185,21 @@ class Mapped1D(Algorithm):
             sensitive=job.sensitive_by_column(column).code,
             dims=job.dimensions,
         )
-        vid = items.column("vid").to_numpy().astype(np.int64)
+        position = items.column("pos").to_numpy().astype(np.int64)
         counts = items.column("n").to_numpy().astype(np.int64)
         progress(f"{self.name}: {items.num_rows} (vector, value) items, l = {ell}")
         try:
-            found = linear_l_diverse(items.column("value").to_numpy().astype(np.int64), counts, ell)
+            group = l_diverse_groups(
+                position, items.column("value").to_numpy().astype(np.int64), counts, need
+            )
         except NotEligible as err:
-            raise InfeasibleError(
-                f"privacy: {column!r}: {err}. Fix: lower l to at most {err.largest_l}"
-            ) from None
-        merged = merge_sharing_vectors(found, vid)
-        pick_group = np.repeat(merged, np.diff(found.starts))
-        size = np.bincount(pick_group, minlength=int(merged.max()) + 1)
-        first = np.full(len(size), len(vid), np.int64)
-        np.minimum.at(first, pick_group, found.items)
-        final = merge_to_k(first, size, k)
-        pid_of_item = np.empty(len(vid), np.int64)
-        pid_of_item[found.items] = final[pick_group] + 1
-        vectors, where = np.unique(vid, return_index=True)
+            fix = f"lower l to at most {err.largest_l}" if err.largest_l else "lower l or k"
+            raise InfeasibleError(f"privacy: {column!r}: {err}. Fix: {fix}") from None
+        vid = np.zeros(len(group), np.int64)
+        vid[position] = items.column("vid").to_numpy().astype(np.int64)
         e.load_arrow(
             groups,
-            pa.table(
-                {
-                    "vid": pa.array(vectors, pa.int64()),
-                    "pid": pa.array(pid_of_item[where], pa.int64()),
-                }
-            ),
+            pa.table({"vid": pa.array(vid, pa.int64()), "pid": pa.array(group + 1, pa.int64())}),
         )
 
 

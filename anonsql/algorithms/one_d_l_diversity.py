@@ -1,159 +1,149 @@
 """The linear l-diversity heuristic over a 1D order (Ghinita, Karras, Kalnis, Mamoulis, "Fast Data
-Anonymization with Low Information Loss", VLDB 2007; digest 001 §8, reconstruction §8.2).
+Anonymization with Low Information Loss", VLDB 2007; digest 001 §8, reconstruction §8.2 with
+the "grow until l-diverse and the remainder is eligible" variant of §8.6).
 
-Records are taken in key order from one FIFO queue per sensitive value (the "frontier of
-search": the first unassigned record of each value). Each step forms one group of ``l..2l-1``
-records with pairwise distinct sensitive values such that the remaining records stay
-*eligible* (``l * max_s count(s) <= remaining``, the condition under which a set can be split
-into l-diverse groups): values that would otherwise dominate the remainder give a record now,
-the rest of the group comes from the values whose next record has the smallest key. Groups are
-l-diverse in the frequency sense (no value above ``1/l`` of the group), which implies distinct
-and entropy l-diversity, and a union of such groups keeps the property.
+The unit is a distinct quasi-identifier vector with its histogram of sensitive values, so rows
+with equal vectors always share a group (the published generalization stays a function of the
+vector) and Python holds per-(vector, value) data, never per-row data. Groups are grown one
+vector at a time from the search *frontier*: the first unassigned vector (in key order)
+holding each sensitive value.
 
-Items are (distinct QID vector, sensitive value) pairs with a row count, so the queues hold
-per-item data, not per-row data. Rows of one QID vector may land in several groups; those
-groups are merged (:func:`merge_sharing_vectors`), so the published generalization stays a
-function of the vector; then, if ``k`` is also required, consecutive groups (in key order of
-their first record) are merged until each holds ``k`` rows (digest §13 A25).
+* A value is *critical* when the remainder could not stay *eligible* without it
+  (``l * left(s) > remaining - target size``; eligible means ``l * max_s count(s) <= size``,
+  the condition under which a set splits into l-diverse groups): the head vector of the most
+  critical value is added first.
+* Otherwise the group takes the head vector with the smallest key among the values that are
+  not its most frequent (the first vector of a group is the next one in key order).
+* A group closes once it is l-diverse in the frequency sense (no value above ``1/l`` of it),
+  holds at least ``k`` rows, and leaves a remainder that is empty or eligible with at least
+  ``k`` rows. So the last group, the whole remainder, is l-diverse and ``k``-anonymous too.
+
+Frequency l-diversity implies distinct l-diversity and entropy l-diversity (min-entropy never
+exceeds entropy). With one row per vector this reproduces the digest's traces (§8.4, §4.6).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from anonsql.privacy.base import IntArray
+from anonsql.privacy.base import EPSILON, IntArray
 
 
 class NotEligible(ValueError):
-    """The records cannot be split into l-diverse groups: one value is too frequent."""
+    """The rows cannot be split into groups that satisfy the requirement: the whole table does
+    not (with the frequency definition, one value is too frequent: ``largest_l`` says how far
+    l may go)."""
 
-    def __init__(self, most_frequent: int, total: int, ell: int) -> None:
-        self.most_frequent = most_frequent
-        self.total = total
-        self.largest_l = total // most_frequent if most_frequent else 0
-        super().__init__(
-            f"l = {ell} is infeasible: the most frequent sensitive value holds {most_frequent} "
-            f"of {total} rows, so at most l = {self.largest_l} can hold"
+    def __init__(self, message: str, largest_l: int | None = None) -> None:
+        self.largest_l = largest_l
+        super().__init__(message)
+
+    @classmethod
+    def too_frequent(cls, most_frequent: int, total: int, ell: int) -> NotEligible:
+        largest = total // most_frequent
+        return cls(
+            f"l = {ell} is infeasible: the most frequent sensitive value holds "
+            f"{most_frequent} of {total} rows, so at most l = {largest} can hold",
+            largest,
         )
 
 
 @dataclass(frozen=True)
-class Groups:
-    """Groups as runs of picks: group ``g`` took one record from each item in
-    ``items[starts[g]:starts[g + 1]]``."""
+class Diversity:
+    """What every group, and every remainder (eligibility), must satisfy: at least ``k`` rows,
+    no value above ``1/frequency_l`` of the rows (the paper's definition), at least
+    ``distinct_l`` distinct values, and entropy at least ``log(entropy_l)``. All are closed
+    under union, so a remainder that satisfies them can always be split into groups that do."""
 
-    items: IntArray
-    starts: IntArray
+    k: int = 1
+    frequency_l: int = 1
+    distinct_l: int = 1
+    entropy_l: float = 1.0
 
-    @property
-    def count(self) -> int:
-        return len(self.starts) - 1
+    def holds(self, held: IntArray, size: int) -> bool:
+        if size < self.k or self.frequency_l * int(held.max()) > size:
+            return False
+        if self.distinct_l > 1 and int((held > 0).sum()) < self.distinct_l:
+            return False
+        if self.entropy_l > 1:
+            share = held[held > 0] / size
+            if float(-(share * np.log(share)).sum()) < math.log(self.entropy_l) - EPSILON:
+                return False
+        return True
 
 
-def linear_l_diverse(values: IntArray, counts: IntArray, ell: int) -> Groups:
-    """Group the records of ``items`` (given in key order, each with a sensitive value code
-    ``values[i]`` and ``counts[i]`` records) into l-diverse groups of distinct values."""
-    if ell < 1:
-        raise ValueError("l must be at least 1")
-    codes, dense = np.unique(values, return_inverse=True)
+def l_diverse_groups(
+    vector: IntArray, values: IntArray, counts: IntArray, need: Diversity
+) -> IntArray:
+    """Group id (0, 1, ...) of each vector, from (vector, value, rows) items sorted by vector
+    (vector ids 0..V-1 in key order) with sensitive value codes ``values``."""
+    n_vectors = int(vector.max()) + 1 if len(vector) else 0
+    codes, value = np.unique(values, return_inverse=True)
     m = len(codes)
-    remaining_per_value = np.bincount(dense, weights=counts, minlength=m).astype(np.int64)
-    total = int(remaining_per_value.sum())
-    if total == 0:
-        return Groups(np.zeros(0, np.int64), np.zeros(1, np.int64))
-    if ell * int(remaining_per_value.max()) > total:
-        raise NotEligible(int(remaining_per_value.max()), total, ell)
-    # one FIFO per value: its items in key order, a head pointer and the head's records left
-    order = np.argsort(dense, kind="stable")
-    bounds = np.searchsorted(dense[order], np.arange(m + 1))
-    head = bounds[:-1].copy()
-    head_left = np.where(head < bounds[1:], counts[order[np.minimum(head, len(order) - 1)]], 0)
-    never = len(values)
-    head_item = np.where(head < bounds[1:], order[np.minimum(head, len(order) - 1)], never)
-    c = remaining_per_value
-    remaining = total
-    picks: list[int] = []
-    starts = [0]
+    left = np.bincount(value, weights=counts, minlength=m).astype(np.int64)
+    remaining = int(left.sum())
+    if remaining == 0:
+        return np.zeros(n_vectors, np.int64)
+    if need.frequency_l * int(left.max()) > remaining:
+        raise NotEligible.too_frequent(int(left.max()), remaining, need.frequency_l)
+    if not need.holds(left, remaining):
+        raise NotEligible(
+            "the whole table does not satisfy the l-diversity (and k) required of every group, "
+            "so no grouping can"
+        )
+    # each vector's histogram (CSR over the items) and each value's vectors in key order
+    item_start = np.searchsorted(vector, np.arange(n_vectors + 1))
+    by_value = np.lexsort((vector, value))
+    queue = vector[by_value]
+    queue_start = np.searchsorted(value[by_value], np.arange(m + 1))
+    head = queue_start[:-1].copy()
+    head_vector = queue[np.minimum(head, len(queue) - 1)].copy()
+    assigned = np.zeros(n_vectors, bool)
+    group = np.full(n_vectors, -1, np.int64)
+    ell = need.frequency_l
+    current = 0
     while remaining > 0:
-        nonempty = np.nonzero(c > 0)[0]
-        chosen: IntArray | None = None
-        for size in range(ell, 2 * ell):
-            if size > len(nonempty):
-                break
-            rest = remaining - size
-            if 0 < rest < ell:
-                continue  # a non-empty remainder below l is never eligible
-            critical = nonempty[ell * c[nonempty] > rest]
-            if len(critical) > size:
-                continue
-            fill_from = nonempty[ell * c[nonempty] <= rest]
-            # smallest head first; a tie (same item order) goes to the smaller value code
-            fill = fill_from[
-                np.argsort(head_item[fill_from], kind="stable")[: size - len(critical)]
-            ]
-            group = np.concatenate([critical, fill])
-            if (ell * (c[group] - 1) > rest).any():
-                continue
-            chosen = group
-            break
-        if chosen is None:  # pragma: no cover - impossible for an eligible remainder (§8.3)
-            raise RuntimeError("the l-diversity heuristic found no group for an eligible input")
-        for value in chosen.tolist():
-            picks.append(int(head_item[value]))
-            head_left[value] -= 1
-            if head_left[value] == 0:
-                head[value] += 1
-                if head[value] < bounds[value + 1]:
-                    item = int(order[head[value]])
-                    head_item[value] = item
-                    head_left[value] = counts[item]
-                else:
-                    head_item[value] = never
-        c[chosen] -= 1
-        remaining -= len(chosen)
-        starts.append(len(picks))
-    return Groups(np.array(picks, np.int64), np.array(starts, np.int64))
-
-
-def merge_sharing_vectors(groups: Groups, vector_of_item: IntArray) -> IntArray:
-    """A merged group id (0, 1, ... in order of first pick) per group, such that groups taking
-    rows of the same QID vector share an id."""
-    parent = list(range(groups.count))
-
-    def find(g: int) -> int:
-        while parent[g] != g:
-            parent[g] = parent[parent[g]]
-            g = parent[g]
-        return g
-
-    owner: dict[int, int] = {}
-    group_of_pick = np.repeat(np.arange(groups.count), np.diff(groups.starts))
-    for g, vector in zip(
-        group_of_pick.tolist(), vector_of_item[groups.items].tolist(), strict=True
-    ):
-        first = owner.setdefault(vector, g)
-        if first != g:
-            a, b = find(first), find(g)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    roots = np.array([find(g) for g in range(groups.count)], np.int64)
-    _, merged = np.unique(roots, return_inverse=True)
-    return merged.astype(np.int64)
-
-
-def merge_to_k(first_item: IntArray, rows: IntArray, k: int) -> IntArray:
-    """A new id per group so that every merged group holds ``>= k`` rows: groups in order of
-    ``first_item`` are accumulated until ``k`` rows; a short tail joins the last full group."""
-    order = np.argsort(first_item, kind="stable")
-    new_id = np.zeros(len(rows), np.int64)
-    current, held = 0, 0
-    for g in order.tolist():
-        new_id[g] = current
-        held += int(rows[g])
-        if held >= k:
-            current, held = current + 1, 0
-    if held and current > 0:  # the tail is short: fold it into the previous group
-        new_id[new_id == current] = current - 1
-    return new_id
+        held = np.zeros(m, np.int64)
+        size = 0
+        while True:
+            if size and need.holds(held, size):
+                rest = remaining - size
+                if rest == 0 or need.holds(left - held, rest):
+                    break
+            unassigned = left - held
+            available = unassigned > 0
+            candidates = np.zeros(0, np.int64)
+            if ell > 1:
+                target = max(ell, need.k, size + 1)
+                pressure = ell * unassigned - (remaining - target)
+                critical = (pressure > 0) & available
+                if critical.any():
+                    # the most critical value; ties to the smaller head key
+                    candidates = np.nonzero(critical)[0]
+                    candidates = candidates[pressure[candidates] == pressure[candidates].max()]
+            if len(candidates) == 0 and size:
+                # a value the group lacks, else one below its most frequent
+                candidates = np.nonzero(available & (held == 0))[0]
+                if len(candidates) == 0:
+                    candidates = np.nonzero(available & (held < held.max()))[0]
+            if len(candidates) == 0:
+                candidates = np.nonzero(available)[0]
+            chosen = int(head_vector[candidates[np.argmin(head_vector[candidates])]])
+            items = slice(item_start[chosen], item_start[chosen + 1])
+            np.add.at(held, value[items], counts[items])
+            size += int(counts[items].sum())
+            assigned[chosen] = True
+            group[chosen] = current
+            for s in value[items].tolist():  # advance the frontier past assigned vectors
+                h = head[s]
+                while h < queue_start[s + 1] and assigned[queue[h]]:
+                    h += 1
+                head[s] = h
+                head_vector[s] = queue[h] if h < queue_start[s + 1] else n_vectors
+        left -= held
+        remaining -= size
+        current += 1
+    return group
