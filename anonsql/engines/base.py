@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from anonsql.errors import EngineError
 from anonsql.sql import SqlRenderer, TableName
 
 log = logging.getLogger("anonsql.sql")
@@ -234,6 +235,21 @@ class Engine(ABC):
 
     def create_schema(self, schema: str) -> None:
         self.run("create_schema", schema=schema)
+
+    def ensure_schema(self, schema: str) -> None:
+        """Create ``schema`` if it is missing, outside any transaction. Another session may be
+        creating it at the same moment (PostgreSQL's IF NOT EXISTS then fails on the catalog's
+        unique index): that is fine as long as the schema exists afterwards."""
+        if self.schema_exists(schema):
+            return
+        try:
+            self.create_schema(schema)
+        except EngineError:
+            if not self.schema_exists(schema):
+                raise
+
+    def schema_exists(self, schema: str) -> bool:
+        return int(self.query("schema_exists", schema=schema)[0][0]) > 0
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

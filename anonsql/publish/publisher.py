@@ -163,9 +163,11 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
         for c in e.columns(job.source) or []
         if c.name in passthrough or c.name in qids
     ]
+    assert job.output.schema is not None
+    # created before the swap's transaction: two runs publishing into a new schema at once
+    # would otherwise race on it (an empty schema is all a failed run can leave behind)
+    e.ensure_schema(job.output.schema)
     with e.transaction():
-        assert job.output.schema is not None
-        e.create_schema(job.output.schema)
         for relation in names.all():
             e.drop_any(relation)
         for kind_name in ("recoding", "attributes", "hierarchy_nodes"):

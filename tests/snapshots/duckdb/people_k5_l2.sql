@@ -122,8 +122,9 @@ CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N
 CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people';
 SELECT column_name, data_type FROM information_schema."columns" WHERE table_schema = 'main' AND table_name = 'people' ORDER BY ordinal_position;
-BEGIN;
+SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
 CREATE SCHEMA IF NOT EXISTS "anon";
+BEGIN;
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__recoding';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__classes';
