@@ -187,7 +187,9 @@ def choose_workload(
     for i in range(1, min(max_dimensions, len(qids)) + 1):
         combos = list(itertools.combinations(qids, i))
         if len(combos) > queries_per_dimension:
-            combos = [combos[j] for j in sorted(rng.sample(range(len(combos)), queries_per_dimension))]
+            combos = [
+                combos[j] for j in sorted(rng.sample(range(len(combos)), queries_per_dimension))
+            ]
         combinations[i] = tuple(combos)
     return tuple(eligible), combinations
 
@@ -217,7 +219,9 @@ def bin_edges(
     uppers = [math.ceil(e) for e in edges]
     firsts = [math.ceil(lo), *uppers]
     lasts = [*uppers, math.floor(hi) + 1]
-    return tuple(uppers), tuple((j, a, b) for j, (a, b) in enumerate(zip(firsts, lasts, strict=True)))
+    return tuple(uppers), tuple(
+        (j, a, b) for j, (a, b) in enumerate(zip(firsts, lasts, strict=True))
+    )
 
 
 def _check_parameters(
@@ -292,7 +296,9 @@ def query_accuracy(
             )
     elif bin_width is not None:
         widths = dict.fromkeys(qids, bin_width)
-    _check_parameters(max_dimensions, queries_per_dimension, max_sa_values, min_support, bins, widths)
+    _check_parameters(
+        max_dimensions, queries_per_dimension, max_sa_values, min_support, bins, widths
+    )
 
     source = TableName.parse(str(certificate["source"]))
     source_catalog = engine.columns(source)
@@ -328,6 +334,14 @@ def query_accuracy(
             "re-run anonsql so that the release matches its source",
         )
 
+    published_rows = engine.count_rows(output)
+    if published_rows != int(certificate["published_rows"]):
+        raise SpecError(
+            "output",
+            f"{output} has {published_rows} rows but {certificate['published_rows']} when it was "
+            "published (its source changed)",
+            "re-run anonsql so that the release matches its source",
+        )
     attributes = {
         a["attribute"]: a
         for a in engine.query_arrow("select_all", relation=names.attributes).to_pylist()
@@ -359,7 +373,9 @@ def query_accuracy(
         dims[q] = _Dim(q, "integer" if integer else "real", uppers, ranges, low, high)
 
     if sa_values is None:
-        counts = {str(v): int(n) for v, n in engine.query("metrics/olap_sa_values", source=source, sa=sa)}
+        counts = {
+            str(v): int(n) for v, n in engine.query("metrics/olap_sa_values", source=source, sa=sa)
+        }
         values, combinations = choose_workload(
             qids,
             counts,
@@ -410,7 +426,6 @@ def query_accuracy(
     by_dimension = {
         i: math.fsum(q.kl for q in results if len(q.attributes) == i) / (len(combos) * len(values))
         for i, combos in combinations.items()
-        if combos
     }
     return QueryAccuracy(
         output=str(output),
@@ -459,7 +474,9 @@ def _measure(
         value_kl = float(kl)
         if value_kl < -_SLACK:
             raise AnonsqlError(f"{where}: KL divergence {value_kl} < 0 (a bug in anonsql)")
-        found[str(value)] = QueryKL(combo, str(value), max(value_kl, 0.0), int(cells), int(source_rows))
+        found[str(value)] = QueryKL(
+            combo, str(value), max(value_kl, 0.0), int(cells), int(source_rows)
+        )
     missing = [v for v in values if v not in found]
     if missing:
         raise SpecError(
