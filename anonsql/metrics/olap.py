@@ -163,8 +163,8 @@ class _Dim:
     kind: Literal["integer", "real", "categorical"]
     uppers: tuple[int | float, ...] = ()
     bins: tuple[tuple[int, int, int], ...] = ()
-    domain_min: float = 0.0
-    domain_max: float = 0.0
+    #: The whole domain as a published interval, for the class of suppressed rows.
+    domain_key: str = ""
 
 
 def choose_workload(
@@ -370,7 +370,8 @@ def query_accuracy(
                 f"makes more than {MAX_BINS} bins over the column's range",
                 "give a wider bin",
             )
-        dims[q] = _Dim(q, "integer" if integer else "real", uppers, ranges, low, high)
+        domain = f"[{int(low)}, {int(high)}]" if integer else f"[{low!r}, {high!r}]"
+        dims[q] = _Dim(q, "integer" if integer else "real", uppers, ranges, domain)
 
     if sa_values is None:
         counts = {

@@ -7,11 +7,12 @@
    a categorical dim -> the value's leaf rank. The estimate spreads each published class's rows
    over its extent discrete-uniformly: the integers of "[lo, hi]" (kind 'integer'), the distinct
    source values in it (kind 'real'), the leaves under the node (kind 'categorical'). Rows the
-   release suppressed form one more class per value, spread over the whole domain. #}
+   release suppressed form one more class per value, spread over the whole domain.
+   Classes are keyed by their published text per attribute (numeric keys parse to [lo, hi]); every
+   class is expanded to the cells of its extent by joins on those keys alone, then the cells of
+   the actual cube pick up their estimate. #}
 {% macro bin_of(expr, d) %}{% if d.uppers %}CASE{% for u in d.uppers %} WHEN {{ expr }} < {{ u | lit }} THEN {{ loop.index0 }}{% endfor %} ELSE {{ d.uppers | length }} END{% else %}0{% endif %}{% endmacro %}
 {% macro bound(text, part) %}CASE WHEN {{ text }} LIKE '[%' THEN CAST(SPLIT_PART(SUBSTRING({{ text }}, 2, LENGTH({{ text }}) - 2), ', ', {{ part }}) AS DOUBLE) ELSE CAST({{ text }} AS DOUBLE) END{% endmacro %}
-{% set ns = namespace(width=1) %}
-{% for d in dims %}{% set ns.width = ns.width + (1 if d.kind == 'categorical' else 2) %}{% endfor %}
 {% set values %}{% for v in sa_values %}{{ v | lit }}{{ ", " if not loop.last }}{% endfor %}{% endset %}
 WITH actual AS (
   SELECT
@@ -44,18 +45,12 @@ WITH actual AS (
   SELECT
     CAST(r.{{ sa | ident }} AS VARCHAR) AS sa
 {% for d in dims %}
-{% set t = 'CAST(r.' ~ (d.column | ident) ~ ' AS VARCHAR)' %}
-{% if d.kind == 'categorical' %}
-    , {{ t }} AS {{ ('k' ~ loop.index0) | ident }}
-{% else %}
-    , {{ bound(t, 1) }} AS {{ ('lo' ~ loop.index0) | ident }}
-    , {{ bound(t, 2) }} AS {{ ('hi' ~ loop.index0) | ident }}
-{% endif %}
+    , CAST(r.{{ d.column | ident }} AS VARCHAR) AS {{ ('k' ~ loop.index0) | ident }}
 {% endfor %}
     , COUNT(*) AS n
   FROM {{ relation | qname }} AS r
   WHERE CAST(r.{{ sa | ident }} AS VARCHAR) IN ({{ values }})
-  GROUP BY {% for i in range(ns.width) %}{{ i + 1 }}{{ ", " if not loop.last }}{% endfor %}
+  GROUP BY {% for i in range(dims | length + 1) %}{{ i + 1 }}{{ ", " if not loop.last }}{% endfor %}
 
 ), classes AS (
   SELECT * FROM published
@@ -67,8 +62,7 @@ WITH actual AS (
     , (SELECT MIN(label) FROM {{ nodes | qname }}
        WHERE attribute = {{ d.column | lit }} AND depth = 0)
 {% else %}
-    , CAST({{ d.domain_min | lit }} AS DOUBLE)
-    , CAST({{ d.domain_max | lit }} AS DOUBLE)
+    , {{ d.domain_key | lit }}
 {% endif %}
 {% endfor %}
     , CAST(t.n - COALESCE(p.n, 0) AS BIGINT)
@@ -77,75 +71,62 @@ WITH actual AS (
   WHERE t.n > COALESCE(p.n, 0)
 {% for d in dims %}
 {% set i = loop.index0 %}
-{% set lo = ('lo' ~ i) | ident %}
-{% set hi = ('hi' ~ i) | ident %}
+{% set k = ('k' ~ i) | ident %}
 ), {{ ('s' ~ i) | ident }} AS (
 {% if d.kind == 'categorical' %}
-  SELECT n.label AS node, l.first_leaf AS cell, CAST(1 AS DOUBLE) / n.leaf_count AS f
+  SELECT n.label AS key, l.first_leaf AS cell, CAST(1 AS DOUBLE) / n.leaf_count AS f
   FROM {{ nodes | qname }} AS n
   JOIN (
     SELECT DISTINCT first_leaf FROM {{ nodes | qname }}
     WHERE attribute = {{ d.column | lit }} AND leaf_count = 1
   ) AS l ON l.first_leaf BETWEEN n.first_leaf AND n.last_leaf
   WHERE n.attribute = {{ d.column | lit }}
-    AND n.label IN (SELECT {{ ('k' ~ i) | ident }} FROM classes)
+    AND n.label IN (SELECT {{ k }} FROM classes)
 {% elif d.kind == 'integer' %}
-  SELECT e.lo, e.hi, b.bin AS cell,
+  SELECT e.key, b.bin AS cell,
     (LEAST(e.hi, b.b_hi - 1) - GREATEST(e.lo, b.b_lo) + 1) / (e.hi - e.lo + 1) AS f
-  FROM (SELECT DISTINCT {{ lo }} AS lo, {{ hi }} AS hi FROM classes) AS e
+  FROM (
+    SELECT key, {{ bound('key', 1) }} AS lo, {{ bound('key', 2) }} AS hi
+    FROM (SELECT DISTINCT {{ k }} AS key FROM classes) AS u
+  ) AS e
   JOIN (VALUES {% for b in d.bins %}({{ b[0] | lit }}, {{ b[1] | lit }}, {{ b[2] | lit }}){{ ", " if not loop.last }}{% endfor %}) AS b(bin, b_lo, b_hi)
     ON b.b_lo < b.b_hi AND b.b_lo <= e.hi AND b.b_hi > e.lo
 {% else %}
-  SELECT lo, hi, cell, CAST(m AS DOUBLE) / SUM(m) OVER (PARTITION BY lo, hi) AS f
+  SELECT key, cell, CAST(m AS DOUBLE) / SUM(m) OVER (PARTITION BY key) AS f
   FROM (
-    SELECT e.lo, e.hi, {{ bin_of('x.v', d) }} AS cell, COUNT(*) AS m
-    FROM (SELECT DISTINCT {{ lo }} AS lo, {{ hi }} AS hi FROM classes) AS e
+    SELECT e.key, {{ bin_of('x.v', d) }} AS cell, COUNT(*) AS m
+    FROM (
+      SELECT key, {{ bound('key', 1) }} AS lo, {{ bound('key', 2) }} AS hi
+      FROM (SELECT DISTINCT {{ k }} AS key FROM classes) AS u
+    ) AS e
     JOIN (
       SELECT DISTINCT CAST({{ d.column | ident }} AS DOUBLE) AS v FROM {{ source | qname }}
     ) AS x ON x.v BETWEEN e.lo AND e.hi
-    GROUP BY 1, 2, 3
+    GROUP BY 1, 2
   ) AS g
 {% endif %}
 {% endfor %}
 ), estimate AS (
   SELECT
-    a.sa
+    k.sa
 {% for d in dims %}
-    , a.{{ ('c' ~ loop.index0) | ident }}
+    , {{ ('s' ~ loop.index0) | ident }}.cell AS {{ ('c' ~ loop.index0) | ident }}
 {% endfor %}
     , SUM(k.n{% for d in dims %} * {{ ('s' ~ loop.index0) | ident }}.f{% endfor %}) AS e
-  FROM actual AS a
-  JOIN classes AS k ON k.sa = a.sa
+  FROM classes AS k
 {% for d in dims %}
-{% set i = loop.index0 %}
-{% set s = ('s' ~ i) | ident %}
-{% if d.kind == 'categorical' %}
-  JOIN {{ s }} ON {{ s }}.node = k.{{ ('k' ~ i) | ident }}
-{% else %}
-  JOIN {{ s }} ON {{ s }}.lo = k.{{ ('lo' ~ i) | ident }} AND {{ s }}.hi = k.{{ ('hi' ~ i) | ident }}
-{% endif %}
-    AND {{ s }}.cell = a.{{ ('c' ~ i) | ident }}
+{% set s = ('s' ~ loop.index0) | ident %}
+  JOIN {{ s }} ON {{ s }}.key = k.{{ ('k' ~ loop.index0) | ident }}
 {% endfor %}
   GROUP BY {% for i in range(dims | length + 1) %}{{ i + 1 }}{{ ", " if not loop.last }}{% endfor %}
 
 ), mass AS (
-  SELECT
-    k.sa,
-    SUM(k.n{% for d in dims %} * COALESCE({{ ('t' ~ loop.index0) | ident }}.f, 0){% endfor %}) AS e,
-    SUM(CASE WHEN {% for d in dims %}{{ ('t' ~ loop.index0) | ident }}.f IS NULL{{ " OR " if not loop.last }}{% endfor %} THEN 1 ELSE 0 END) AS unmatched
+  SELECT sa, SUM(e) AS e FROM estimate GROUP BY sa
+), unmatched AS (
+  SELECT COUNT(*) AS classes
   FROM classes AS k
-{% for d in dims %}
-{% set i = loop.index0 %}
-{% set t = ('t' ~ i) | ident %}
-{% if d.kind == 'categorical' %}
-  LEFT JOIN (SELECT node, SUM(f) AS f FROM {{ ('s' ~ i) | ident }} GROUP BY node) AS {{ t }}
-    ON {{ t }}.node = k.{{ ('k' ~ i) | ident }}
-{% else %}
-  LEFT JOIN (SELECT lo, hi, SUM(f) AS f FROM {{ ('s' ~ i) | ident }} GROUP BY lo, hi) AS {{ t }}
-    ON {{ t }}.lo = k.{{ ('lo' ~ i) | ident }} AND {{ t }}.hi = k.{{ ('hi' ~ i) | ident }}
-{% endif %}
-{% endfor %}
-  GROUP BY k.sa
+  WHERE {% for d in dims %}k.{{ ('k' ~ loop.index0) | ident }} NOT IN (SELECT key FROM {{ ('s' ~ loop.index0) | ident }}){{ " OR " if not loop.last }}{% endfor %}
+
 )
 SELECT
   a.sa AS sa_value,
@@ -156,10 +137,11 @@ SELECT
     + LN(MAX(m.e) / SUM(a.n))
   END AS kl,
   SUM(CASE WHEN x.e > 0 THEN 0 ELSE 1 END) AS uncovered,
-  MAX(m.unmatched) AS unmatched
+  MAX(u.classes) AS unmatched
 FROM actual AS a
 LEFT JOIN estimate AS x
   ON x.sa = a.sa{% for d in dims %} AND x.{{ ('c' ~ loop.index0) | ident }} = a.{{ ('c' ~ loop.index0) | ident }}{% endfor %}
 
 LEFT JOIN mass AS m ON m.sa = a.sa
+CROSS JOIN unmatched AS u
 GROUP BY a.sa
