@@ -225,30 +225,44 @@ def bin_edges(
 
 
 def _check_parameters(
-    max_dimensions: int,
-    queries_per_dimension: int,
-    max_sa_values: int,
-    min_support: float,
-    bins: int,
-    widths: Mapping[str, float],
+    max_dimensions: int, queries_per_dimension: int, max_sa_values: int, min_support: float
 ) -> None:
     for key, value in (
         ("max_dimensions", max_dimensions),
         ("queries_per_dimension", queries_per_dimension),
         ("max_sa_values", max_sa_values),
-        ("bins", bins),
     ):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise SpecError(key, f"{value!r} is not an integer >= 1", "give a positive integer")
-    if bins > MAX_BINS:
-        raise SpecError("bins", f"{bins} exceeds {MAX_BINS}", f"use at most {MAX_BINS} bins")
+        _check_positive(key, value)
     if not 0 <= min_support <= 1:
         raise SpecError("min_support", f"{min_support!r} is outside [0, 1]", "give a fraction")
+
+
+def _check_positive(key: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SpecError(key, f"{value!r} is not an integer >= 1", "give a positive integer")
+
+
+def _check_bins(bins: int, widths: Mapping[str, float]) -> None:
+    _check_positive("bins", bins)
+    if bins > MAX_BINS:
+        raise SpecError("bins", f"{bins} exceeds {MAX_BINS}", f"use at most {MAX_BINS} bins")
     for column, width in widths.items():
         if not (isinstance(width, int | float) and math.isfinite(width) and width > 0):
             raise SpecError(
                 f"bin_width[{column!r}]", f"{width!r} is not a positive number", "give a width > 0"
             )
+
+
+@dataclass(frozen=True)
+class _Release:
+    """What the companions of a published relation say about it."""
+
+    names: OutputNames
+    source: TableName
+    source_rows: int
+    qids: list[str]
+    sa: str
+    dims: dict[str, _Dim]
 
 
 def query_accuracy(
@@ -275,7 +289,86 @@ def query_accuracy(
     """
     started = time.perf_counter()
     statements = engine.stats.statements
-    widths: dict[str, float] = {}
+    release = _read_release(engine, output, sa_column, bins, bin_width)
+    _check_parameters(max_dimensions, queries_per_dimension, max_sa_values, min_support)
+    drawn = {
+        "seed": seed,
+        "max_dimensions": max_dimensions,
+        "queries_per_dimension": queries_per_dimension,
+    }
+    if sa_values is None:
+        counts = {
+            str(v): int(n)
+            for v, n in engine.query("metrics/olap_sa_values", source=release.source, sa=release.sa)
+        }
+        values, combinations = choose_workload(
+            release.qids,
+            counts,
+            release.source_rows,
+            max_sa_values=max_sa_values,
+            min_support=min_support,
+            **drawn,
+        )
+        if not values:
+            raise SpecError(
+                "min_support",
+                f"no value of {release.sa!r} occurs in at least {min_support:.2%} of the rows",
+                "lower min_support",
+            )
+    else:
+        values = tuple(dict.fromkeys(str(v) for v in sa_values))
+        if not values:
+            raise SpecError("sa_values", "the list is empty", "give at least one value")
+        _, combinations = choose_workload(release.qids, {}, release.source_rows, **drawn)
+    workload = Workload(
+        seed=seed,
+        sa_column=release.sa,
+        sa_values=values,
+        combinations=combinations,
+        max_dimensions=max_dimensions,
+        queries_per_dimension=queries_per_dimension,
+        max_sa_values=max_sa_values,
+        min_support=min_support,
+        bins=bins,
+        bin_width=_widths(release.qids, bin_width),
+    )
+    results = [
+        kl
+        for combos in combinations.values()
+        for combo in combos
+        for kl in _measure(engine, output, release, values, combo)
+    ]
+    by_dimension = {
+        i: math.fsum(q.kl for q in results if len(q.attributes) == i) / (len(combos) * len(values))
+        for i, combos in combinations.items()
+    }
+    return QueryAccuracy(
+        output=str(output),
+        workload=workload,
+        queries=tuple(results),
+        mean_by_dimension=by_dimension,
+        mean=math.fsum(q.kl for q in results) / len(results),
+        statements=engine.stats.statements - statements,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _widths(qids: Sequence[str], bin_width: float | Mapping[str, float] | None) -> dict[str, float]:
+    if bin_width is None:
+        return {}
+    if isinstance(bin_width, Mapping):
+        return {str(c): w for c, w in bin_width.items()}
+    return dict.fromkeys(qids, bin_width)
+
+
+def _read_release(
+    engine: Engine,
+    output: TableName,
+    sa_column: str | None,
+    bins: int,
+    bin_width: float | Mapping[str, float] | None,
+) -> _Release:
+    """Read and check the certificate and companions of ``output``; lay out the bins."""
     names = OutputNames(output)
     certificate = read_certificate(engine, names)
     if certificate is None or not engine.exists(output):
@@ -285,20 +378,15 @@ def query_accuracy(
             "give the name of a relation published by `anonsql run`",
         )
     qids: list[str] = json.loads(certificate["quasi_identifiers"])
-    if isinstance(bin_width, Mapping):
-        widths = {str(c): float(w) for c, w in bin_width.items()}
-        unknown = sorted(set(widths) - set(qids))
-        if unknown:
-            raise SpecError(
-                "bin_width",
-                f"{', '.join(map(repr, unknown))} not quasi-identifiers of {output}",
-                f"name some of: {', '.join(qids)}",
-            )
-    elif bin_width is not None:
-        widths = dict.fromkeys(qids, bin_width)
-    _check_parameters(
-        max_dimensions, queries_per_dimension, max_sa_values, min_support, bins, widths
-    )
+    widths = _widths(qids, bin_width)
+    unknown = sorted(set(widths) - set(qids))
+    if unknown:
+        raise SpecError(
+            "bin_width",
+            f"{', '.join(map(repr, unknown))} not quasi-identifiers of {output}",
+            f"name some of: {', '.join(qids)}",
+        )
+    _check_bins(bins, widths)
 
     source = TableName.parse(str(certificate["source"]))
     source_catalog = engine.columns(source)
@@ -309,10 +397,9 @@ def query_accuracy(
             "measure the output where its source table is",
         )
     source_types = {c.name: c.data_type for c in source_catalog}
-    published_columns = [c.name for c in engine.columns(output) or []]
     sensitive: list[str] = json.loads(certificate["sensitive"])
     sa = sa_column if sa_column is not None else (sensitive[0] if sensitive else None)
-    candidates = [c for c in published_columns if c not in qids]
+    candidates = [c.name for c in engine.columns(output) or [] if c.name not in qids]
     if sa is None:
         raise SpecError(
             "sa_column",
@@ -325,23 +412,15 @@ def query_accuracy(
             f"{sa!r} is not a non-QID column of both {output} and {source}",
             f"name one of: {', '.join(c for c in candidates if c in source_types) or '(none)'}",
         )
-    source_rows = engine.count_rows(source)
-    if source_rows != int(certificate["source_rows"]):
-        raise SpecError(
-            "source",
-            f"{source} has {source_rows} rows but {certificate['source_rows']} when {output} "
-            "was published",
-            "re-run anonsql so that the release matches its source",
-        )
+    for relation, key in ((source, "source_rows"), (output, "published_rows")):
+        rows = engine.count_rows(relation)
+        if rows != int(certificate[key]):
+            raise SpecError(
+                "output",
+                f"{relation} has {rows} rows but {certificate[key]} when {output} was published",
+                "re-run anonsql so that the release matches its source",
+            )
 
-    published_rows = engine.count_rows(output)
-    if published_rows != int(certificate["published_rows"]):
-        raise SpecError(
-            "output",
-            f"{output} has {published_rows} rows but {certificate['published_rows']} when it was "
-            "published (its source changed)",
-            "re-run anonsql so that the release matches its source",
-        )
     attributes = {
         a["attribute"]: a
         for a in engine.query_arrow("select_all", relation=names.attributes).to_pylist()
@@ -372,83 +451,18 @@ def query_accuracy(
             )
         domain = f"[{int(low)}, {int(high)}]" if integer else f"[{low!r}, {high!r}]"
         dims[q] = _Dim(q, "integer" if integer else "real", uppers, ranges, domain)
-
-    if sa_values is None:
-        counts = {
-            str(v): int(n) for v, n in engine.query("metrics/olap_sa_values", source=source, sa=sa)
-        }
-        values, combinations = choose_workload(
-            qids,
-            counts,
-            source_rows,
-            seed=seed,
-            max_dimensions=max_dimensions,
-            queries_per_dimension=queries_per_dimension,
-            max_sa_values=max_sa_values,
-            min_support=min_support,
-        )
-        if not values:
-            raise SpecError(
-                "min_support",
-                f"no value of {sa!r} occurs in at least {min_support:.2%} of the rows",
-                "lower min_support",
-            )
-    else:
-        values = tuple(str(v) for v in sa_values)
-        if not values:
-            raise SpecError("sa_values", "the list is empty", "give at least one value")
-        _, combinations = choose_workload(
-            qids,
-            {},
-            source_rows,
-            seed=seed,
-            max_dimensions=max_dimensions,
-            queries_per_dimension=queries_per_dimension,
-        )
-    workload = Workload(
-        seed=seed,
-        sa_column=sa,
-        sa_values=values,
-        combinations=combinations,
-        max_dimensions=max_dimensions,
-        queries_per_dimension=queries_per_dimension,
-        max_sa_values=max_sa_values,
-        min_support=min_support,
-        bins=bins,
-        bin_width=widths,
-    )
-
-    results: list[QueryKL] = []
-    for combos in combinations.values():
-        for combo in combos:
-            results.extend(
-                _measure(engine, output, source, names.hierarchy_nodes, sa, values, combo, dims)
-            )
-    by_dimension = {
-        i: math.fsum(q.kl for q in results if len(q.attributes) == i) / (len(combos) * len(values))
-        for i, combos in combinations.items()
-    }
-    return QueryAccuracy(
-        output=str(output),
-        workload=workload,
-        queries=tuple(results),
-        mean_by_dimension=by_dimension,
-        mean=math.fsum(q.kl for q in results) / len(results),
-        statements=engine.stats.statements - statements,
-        seconds=time.perf_counter() - started,
-    )
+    return _Release(names, source, int(certificate["source_rows"]), qids, sa, dims)
 
 
 def _measure(
     engine: Engine,
     output: TableName,
-    source: TableName,
-    nodes: TableName,
-    sa: str,
+    release: _Release,
     values: tuple[str, ...],
     combo: tuple[str, ...],
-    dims: Mapping[str, _Dim],
 ) -> list[QueryKL]:
+    """One statement: the KL of the query over ``combo`` for every value in ``values``."""
+    source, nodes, sa = release.source, release.names.hierarchy_nodes, release.sa
     rows = engine.query(
         "metrics/olap_kl",
         source=source,
@@ -456,7 +470,7 @@ def _measure(
         nodes=nodes,
         sa=sa,
         sa_values=list(values),
-        dims=[dims[c] for c in combo],
+        dims=[release.dims[c] for c in combo],
     )
     found: dict[str, QueryKL] = {}
     for value, source_rows, cells, kl, uncovered, unmatched in rows:
