@@ -25,8 +25,9 @@ Conventions (digest 001, sections 10 and 13 A19-A21):
   declared order (a seeded sample of ``queries_per_dimension`` when there are more). One query
   per (combination, value), each weighing the same in the means.
 
-One SQL statement per attribute combination computes the KL of every chosen value at once; Python
-only picks the workload and averages.
+One SQL statement computes the KL of a batch of up to ``BATCH`` attribute combinations for every
+chosen value at once, reading the source and the release once; Python only picks the workload and
+averages.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ DEFAULT_MIN_SUPPORT = 0.01
 DEFAULT_BINS = 10
 #: Bins per attribute beyond which a bin width is refused (the cube would be needlessly large).
 MAX_BINS = 10_000
+#: Attribute combinations measured by one SQL statement.
+BATCH = 25
 #: KL rounding slack: a value in (-SLACK, 0) is reported as 0.
 _SLACK = 1e-9
 
@@ -332,11 +335,11 @@ def query_accuracy(
         bins=bins,
         bin_width=_widths(release.qids, bin_width),
     )
+    queries = [combo for combos in combinations.values() for combo in combos]
     results = [
         kl
-        for combos in combinations.values()
-        for combo in combos
-        for kl in _measure(engine, output, release, values, combo)
+        for start in range(0, len(queries), BATCH)
+        for kl in _measure(engine, output, release, values, queries[start : start + BATCH])
     ]
     by_dimension = {
         i: math.fsum(q.kl for q in results if len(q.attributes) == i) / (len(combos) * len(values))
@@ -459,10 +462,11 @@ def _measure(
     output: TableName,
     release: _Release,
     values: tuple[str, ...],
-    combo: tuple[str, ...],
+    combos: Sequence[tuple[str, ...]],
 ) -> list[QueryKL]:
-    """One statement: the KL of the query over ``combo`` for every value in ``values``."""
+    """One statement: the KL of the queries over ``combos`` for every value in ``values``."""
     source, nodes, sa = release.source, release.names.hierarchy_nodes, release.sa
+    used = [q for q in release.qids if any(q in combo for combo in combos)]
     rows = engine.query(
         "metrics/olap_kl",
         source=source,
@@ -470,16 +474,17 @@ def _measure(
         nodes=nodes,
         sa=sa,
         sa_values=list(values),
-        dims=[release.dims[c] for c in combo],
+        dims=[release.dims[q] for q in used],
+        combos=[[used.index(q) for q in combo] for combo in combos],
     )
-    found: dict[str, QueryKL] = {}
-    for value, source_rows, cells, kl, uncovered, unmatched in rows:
+    found: dict[tuple[int, str], QueryKL] = {}
+    for query, value, source_rows, cells, kl, uncovered, unmatched in rows:
+        combo = combos[int(query)]
         where = f"query over ({', '.join(combo)})"
         if int(unmatched or 0):
             raise AnonsqlError(
-                f"{where}: {int(unmatched)} published classes hold values that are not nodes "
-                f"of their hierarchy in {nodes}. Fix: measure a relation published with this "
-                "hierarchy"
+                f"{int(unmatched)} published classes hold values that are not nodes of their "
+                f"hierarchy in {nodes}. Fix: measure a relation published with this hierarchy"
             )
         if int(uncovered or 0) or kl is None or not math.isfinite(float(kl)):
             raise AnonsqlError(
@@ -489,14 +494,14 @@ def _measure(
         value_kl = float(kl)
         if value_kl < -_SLACK:
             raise AnonsqlError(f"{where}: KL divergence {value_kl} < 0 (a bug in anonsql)")
-        found[str(value)] = QueryKL(
+        found[(int(query), str(value))] = QueryKL(
             combo, str(value), max(value_kl, 0.0), int(cells), int(source_rows)
         )
-    missing = [v for v in values if v not in found]
+    missing = {v for v in values if (0, v) not in found}
     if missing:
         raise SpecError(
             "sa_values",
             f"{len(missing)} of the {len(values)} values do not occur in {source}.{sa}",
             "give values of the column as CAST(column AS VARCHAR) shows them",
         )
-    return [found[v] for v in values]
+    return [found[(q, v)] for q in range(len(combos)) for v in values]
