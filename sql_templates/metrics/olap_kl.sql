@@ -12,7 +12,10 @@
    The source and the release are read once per batch: `actual` (binned source rows) and `classes`
    (published classes keyed by their text per attribute; numeric keys parse to [lo, hi]) cover
    every dim, and each combination aggregates them. Every class is expanded to the cells of its
-   extent by joins on its keys alone; the cells of the actual cube then pick up their estimate. #}
+   extent by joins on its keys alone; the cells of the actual cube then pick up their estimate.
+   Those joins are LEFT joins: a key always matches (else `unmatched` > 0 and the caller fails),
+   and PostgreSQL, which cannot estimate joins of CTEs, then never expects fewer rows than
+   classes (inner joins made it plan nested loops over 10^8 pairs on Adult). #}
 {% macro bin_of(expr, d) %}{% if d.uppers %}CASE{% for u in d.uppers %} WHEN {{ expr }} < {{ u | lit }} THEN {{ loop.index0 }}{% endfor %} ELSE {{ d.uppers | length }} END{% else %}0{% endif %}{% endmacro %}
 {% macro bound(text, part) %}CASE WHEN {{ text }} LIKE '[%' THEN CAST(SPLIT_PART(SUBSTRING({{ text }}, 2, LENGTH({{ text }}) - 2), ', ', {{ part }}) AS DOUBLE) ELSE CAST({{ text }} AS DOUBLE) END{% endmacro %}
 {% macro col(prefix, i) %}{{ (prefix ~ i) | ident }}{% endmacro %}
@@ -130,7 +133,7 @@ WITH actual AS (
     , SUM(k.n{% for i in combo %} * {{ col('s', i) }}.f{% endfor %}) AS e
   FROM {{ col('classes', q) }} AS k
 {% for i in combo %}
-  JOIN {{ col('s', i) }} ON {{ col('s', i) }}.key = k.{{ col('k', i) }}
+  LEFT JOIN {{ col('s', i) }} ON {{ col('s', i) }}.key = k.{{ col('k', i) }}
 {% endfor %}
   GROUP BY {{ ordinals(combo | length + 1) }}
 ), {{ col('mass', q) }} AS (
