@@ -277,10 +277,10 @@ def print_metrics(values: list[MetricValue]) -> None:
 
 def print_query_accuracy(result: QueryAccuracy) -> None:
     w = result.workload
-    table = Table(title=f"OLAP query accuracy of {result.output}: KL(actual || estimate)")
+    table = Table(title=f"query accuracy of {result.output}")
     table.add_column("dimensions")
     table.add_column("queries", justify="right")
-    table.add_column("mean KL", justify="right")
+    table.add_column("mean KL(actual || estimate)", justify="right")
     for i, value in result.mean_by_dimension.items():
         table.add_row(str(i), str(len(w.combinations[i]) * len(w.sa_values)), f"{value:.4f}")
     table.add_row("all", str(len(result.queries)), f"{result.mean:.4f}")

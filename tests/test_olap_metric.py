@@ -107,6 +107,13 @@ def test_seed_fixture(engine: Engine, algorithm: str, k: int) -> None:
     assert result.statements <= 10  # reads of the companions, then one statement
 
 
+def test_exact_release_has_zero_kl(engine: Engine) -> None:
+    output = publish_patients(engine, "mondrian", 1)  # every record its own class
+    result = api.query_accuracy(engine, output, sa_column="disease")
+    assert len(result.queries) == 15
+    assert all(q.kl == pytest.approx(0, abs=1e-12) for q in result.queries)
+
+
 def test_fixture_default_workload(engine: Engine) -> None:
     output = publish_patients(engine, "hilbert", 4)
     result = api.query_accuracy(engine, output, sa_column="disease")
