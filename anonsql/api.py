@@ -17,7 +17,7 @@ from anonsql.algorithms import ALGORITHMS
 from anonsql.algorithms.base import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import InterruptedRun, SpecError
-from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
+from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all, olap
 from anonsql.pipeline.job import new_run_id, work_schema
 from anonsql.pipeline.prepare import parse_relation, prepare, source_columns
 from anonsql.privacy import PrivacyModel
@@ -167,6 +167,41 @@ def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     return compute_all(ctx)
 
 
+def query_accuracy(
+    engine: Engine,
+    output: str | TableName,
+    *,
+    seed: int = olap.DEFAULT_SEED,
+    max_dimensions: int = olap.DEFAULT_MAX_DIMENSIONS,
+    queries_per_dimension: int = olap.DEFAULT_QUERIES_PER_DIMENSION,
+    sa_column: str | None = None,
+    sa_values: Sequence[str] | None = None,
+    max_sa_values: int = olap.DEFAULT_MAX_SA_VALUES,
+    min_support: float = olap.DEFAULT_MIN_SUPPORT,
+    bins: int = olap.DEFAULT_BINS,
+    bin_width: float | Mapping[str, float] | None = None,
+) -> olap.QueryAccuracy:
+    """OLAP query accuracy of a published output: mean KL(actual || estimate) of a seeded
+    workload of count queries, computed in SQL (Ghinita et al., VLDB 2007; see
+    :mod:`anonsql.metrics.olap` for the workload and the conventions). On demand only: it is not
+    part of the metrics every run records.
+    """
+    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
+    return olap.query_accuracy(
+        engine,
+        rel,
+        seed=seed,
+        max_dimensions=max_dimensions,
+        queries_per_dimension=queries_per_dimension,
+        sa_column=sa_column,
+        sa_values=sa_values,
+        max_sa_values=max_sa_values,
+        min_support=min_support,
+        bins=bins,
+        bin_width=bin_width,
+    )
+
+
 def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[PrivacyModel]:
     return models_from_entries(json.loads(certificate["models"]))
 
@@ -185,4 +220,13 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     return check_relation(engine, rel, qids, build_models_from_certificate(certificate))
 
 
-__all__ = ["RunResult", "as_spec", "check", "check_output", "metrics", "open_engine", "run"]
+__all__ = [
+    "RunResult",
+    "as_spec",
+    "check",
+    "check_output",
+    "metrics",
+    "open_engine",
+    "query_accuracy",
+    "run",
+]

@@ -7,6 +7,7 @@ statement; 130 interrupted (nothing published).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -23,6 +24,7 @@ from anonsql.demo import ADULT_QIDS, SAMPLES, adult_spec, load_adult, load_sampl
 from anonsql.engines import DuckDBEngine, Engine, connect
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
+from anonsql.metrics.olap import QueryAccuracy
 from anonsql.privacy.check import CheckResult
 from anonsql.publish.publisher import PublishResult
 from anonsql.sql import TableName
@@ -133,19 +135,54 @@ def check(
 @click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
 @click.option("--engine", "engine_name", default="duckdb", show_default=True)
 @click.option("--output", "output", help="The published relation (schema.name).")
+@click.option(
+    "--query-accuracy",
+    is_flag=True,
+    help="Measure OLAP query accuracy instead: mean KL divergence of a seeded count-query "
+    "workload, per query dimensionality (on demand; not recorded by runs).",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Workload seed.")
+@click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
+@click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
+@click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
 @handle_errors
-def metrics(spec: Path | None, database: str | None, engine_name: str, output: str | None) -> None:
+def metrics(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    query_accuracy: bool,
+    seed: int,
+    sa_column: str | None,
+    max_dimensions: int,
+    bins: int,
+) -> None:
     """Recompute the utility metrics of a published output."""
-    if spec is not None:
-        s = api.as_spec(spec)
-        with api.open_engine(s) as engine:
-            values = api.metrics(engine, TableName(s.output.name, s.output.schema_))
-    else:
-        if not (database and output):
-            raise SpecError("metrics", "missing arguments", "give SPEC, or --database and --output")
-        with connect(engine_name, database=database) as engine:
-            values = api.metrics(engine, output)
-    print_metrics(values)
+    with contextlib.ExitStack() as stack:
+        if spec is not None:
+            s = api.as_spec(spec)
+            engine = stack.enter_context(api.open_engine(s))
+            relation: str | TableName = TableName(s.output.name, s.output.schema_)
+        else:
+            if not (database and output):
+                raise SpecError(
+                    "metrics", "missing arguments", "give SPEC, or --database and --output"
+                )
+            engine = stack.enter_context(connect(engine_name, database=database))
+            relation = output
+        if query_accuracy:
+            print_query_accuracy(
+                api.query_accuracy(
+                    engine,
+                    relation,
+                    seed=seed,
+                    sa_column=sa_column,
+                    max_dimensions=max_dimensions,
+                    bins=bins,
+                )
+            )
+        else:
+            print_metrics(api.metrics(engine, relation))
 
 
 @main.command()
@@ -236,3 +273,21 @@ def print_metrics(values: list[MetricValue]) -> None:
     for m in values:
         table.add_row(m.name, m.attribute or "", f"{m.value:.4f}")
     out.print(table)
+
+
+def print_query_accuracy(result: QueryAccuracy) -> None:
+    w = result.workload
+    table = Table(title=f"query accuracy of {result.output}")
+    table.add_column("dimensions")
+    table.add_column("queries", justify="right")
+    table.add_column("mean KL(actual || estimate)", justify="right")
+    for i, value in result.mean_by_dimension.items():
+        table.add_row(str(i), str(len(w.combinations[i]) * len(w.sa_values)), f"{value:.4f}")
+    table.add_row("all", str(len(result.queries)), f"{result.mean:.4f}")
+    out.print(table)
+    out.print(
+        f"workload: seed {w.seed}, {len(w.sa_values)} values of {w.sa_column!r}, "
+        f"{w.bins} bins per numeric attribute; {result.statements} statements, "
+        f"{result.seconds:.2f} s",
+        highlight=False,
+    )

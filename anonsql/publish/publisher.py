@@ -105,6 +105,8 @@ def hierarchy_nodes_table(job: Job) -> pa.Table:
         "depth": [],
         "leaf_count": [],
         "ncp": [],
+        "first_leaf": [],
+        "last_leaf": [],
     }
     for d in job.dimensions:
         if d.hierarchy is None:
@@ -115,6 +117,8 @@ def hierarchy_nodes_table(job: Job) -> pa.Table:
             columns["depth"].append(node.depth)
             columns["leaf_count"].append(node.leaf_count)
             columns["ncp"].append(d.hierarchy.ncp(node))
+            columns["first_leaf"].append(node.first_leaf)
+            columns["last_leaf"].append(node.last_leaf)
     return pa.table(
         {
             "attribute": pa.array(columns["attribute"], pa.string()),
@@ -122,6 +126,8 @@ def hierarchy_nodes_table(job: Job) -> pa.Table:
             "depth": pa.array(columns["depth"], pa.int32()),
             "leaf_count": pa.array(columns["leaf_count"], pa.int64()),
             "ncp": pa.array(columns["ncp"], pa.float64()),
+            "first_leaf": pa.array(columns["first_leaf"], pa.int32()),
+            "last_leaf": pa.array(columns["last_leaf"], pa.int32()),
         }
     )
 

@@ -177,8 +177,8 @@ CREATE UNLOGGED TABLE "anonsql_work_RUN"."recoding" AS SELECT DISTINCT r."q0" AS
 CREATE TABLE "anonsql_work_RUN"."attributes" ("attribute" TEXT, "kind" TEXT, "min_value" DOUBLE PRECISION, "max_value" DOUBLE PRECISION, "leaf_count" BIGINT);
 COPY "anonsql_work_RUN"."attributes" ("attribute", "kind", "min_value", "max_value", "leaf_count") FROM STDIN;
 ANALYZE "anonsql_work_RUN"."attributes";
-CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" ("attribute" TEXT, "label" TEXT, "depth" INT, "leaf_count" BIGINT, "ncp" DOUBLE PRECISION);
-COPY "anonsql_work_RUN"."hierarchy_nodes" ("attribute", "label", "depth", "leaf_count", "ncp") FROM STDIN;
+CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" ("attribute" TEXT, "label" TEXT, "depth" INT, "leaf_count" BIGINT, "ncp" DOUBLE PRECISION, "first_leaf" INT, "last_leaf" INT);
+COPY "anonsql_work_RUN"."hierarchy_nodes" ("attribute", "label", "depth", "leaf_count", "ncp", "first_leaf", "last_leaf") FROM STDIN;
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people';
 SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = 'people' ORDER BY ordinal_position;
