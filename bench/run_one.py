@@ -71,6 +71,11 @@ def main() -> None:
         "--algorithm", default="mondrian", choices=["mondrian", "hilbert", "idistance"]
     )
     parser.add_argument(
+        "--query-accuracy",
+        action="store_true",
+        help="also measure the KL divergence of the seeded OLAP workload (SA = class, seed 0)",
+    )
+    parser.add_argument(
         "--trace-heap",
         action="store_true",
         help="measure the Python heap peak with tracemalloc (slows the run)",
@@ -105,6 +110,11 @@ def main() -> None:
             spec, engine=engine, progress=lambda m: print(m, file=sys.stderr, flush=True)
         )
         wall = time.perf_counter() - start
+        accuracy = (
+            api.query_accuracy(engine, result.names.main, seed=0, sa_column="class").summary()
+            if args.query_accuracy
+            else None
+        )
         heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
         tracemalloc.stop()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -126,6 +136,9 @@ def main() -> None:
                 "classes": result.certificate["classes"],
                 "ncp": round(result.metric("ncp"), 2),
                 "verified": result.certificate["verified"],
+                "kl": accuracy["kl_mean"] if accuracy else None,
+                "kl_by_dimension": accuracy["kl_by_dimension"] if accuracy else None,
+                "kl_seconds": accuracy["seconds"] if accuracy else None,
             }
         )
     )
