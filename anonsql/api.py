@@ -19,10 +19,12 @@ from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import InterruptedRun, SpecError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all, olap
 from anonsql.pipeline.job import new_run_id, work_schema
-from anonsql.pipeline.prepare import parse_relation, prepare, source_columns
+from anonsql.pipeline.prepare import prepare
+from anonsql.pipeline.source import parse_relation, table_columns
 from anonsql.privacy import PrivacyModel
 from anonsql.privacy.check import CheckResult, check_relation
 from anonsql.privacy.registry import largest_k, models_from_entries
+from anonsql.publish.layouts import check_person_release
 from anonsql.publish.names import OutputNames
 from anonsql.publish.publisher import PublishResult, publish, read_certificate, stage
 from anonsql.spec import Spec, load_spec, spec_from_mapping
@@ -90,6 +92,18 @@ def run(
             "algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm"
         )
     algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
+    if spec.person_id is not None and not algorithm.person_level:
+        raise SpecError(
+            "algorithm",
+            f"{algorithm.name} anonymizes one row per individual, but the spec sets person_id",
+            "use algorithm: one_to_many (the default with person_id)",
+        )
+    if spec.person_id is None and algorithm.person_level:
+        raise SpecError(
+            "algorithm",
+            f"{algorithm.name} anonymizes data with several rows per person",
+            "add `person_id: <column linking a person's rows>`",
+        )
     started = time.perf_counter()
     with _engine_for(spec, engine) as eng:
         run_id = new_run_id()
@@ -119,24 +133,37 @@ def check(
     relation: str | TableName,
     qids: Sequence[str],
     models: Sequence[PrivacyModel] | Sequence[Mapping[str, Mapping[str, Any] | None]],
+    *,
+    person: str | None = None,
 ) -> CheckResult:
     """Check any table or view against privacy models, given its QID columns.
 
     Works on relations anonsql did not produce; sensitive columns are named by the models.
+    ``person`` names the column linking the rows of one person (1:M data): the person-level
+    models then count persons and build each person's SA fingerprint from their rows; without
+    it each row is one person (a fingerprint column then holds the person's list of items).
     """
     rel = relation if isinstance(relation, TableName) else parse_relation(relation, "relation")
-    columns = [c.name for c in source_columns(engine, rel, "relation")]
+    columns = [c.name for c in table_columns(engine, rel, "relation")]
     typed = [m for m in models if isinstance(m, PrivacyModel)]
     if len(typed) != len(models):
         typed = models_from_entries([m for m in models if not isinstance(m, PrivacyModel)])
-    for name in [*qids, *(m.sensitive_column for m in typed if m.sensitive_column)]:
+    named = [*qids, *(m.sensitive_column for m in typed if m.sensitive_column)]
+    for name in [*named, *([person] if person else [])]:
         if name not in columns:
             raise SpecError(
                 f"column {name!r}",
                 f"not a column of {rel}",
                 f"the columns are: {', '.join(columns)}",
             )
-    return check_relation(engine, rel, qids, typed)
+    for model in typed:
+        if model.needs_person and person is None:
+            raise SpecError(
+                model.name,
+                "this check needs the column that links the rows of one person",
+                "name it with --person (person=... in Python)",
+            )
+    return check_relation(engine, rel, qids, typed, person=person)
 
 
 def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
@@ -156,13 +183,15 @@ def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
         for a in attributes
     ]
     models = build_models_from_certificate(certificate)
+    person = person_level(certificate)
     ctx = MetricContext(
         engine=engine,
-        relation=rel,
+        relation=names.by_person if person else rel,
         qids=qids,
         hierarchy_nodes=names.hierarchy_nodes,
-        source_rows=int(certificate["source_rows"]),
+        source_rows=int(person["persons"] if person else certificate["source_rows"]),
         k=largest_k(models),
+        fingerprints=names.fingerprints if person else None,
     )
     return compute_all(ctx)
 
@@ -209,7 +238,8 @@ def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[Privac
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     """Re-check a published output against the models recorded in its certificate."""
     rel = output if isinstance(output, TableName) else parse_relation(output, "output")
-    certificate = read_certificate(engine, OutputNames(rel))
+    names = OutputNames(rel)
+    certificate = read_certificate(engine, names)
     if certificate is None:
         raise SpecError(
             "output",
@@ -217,7 +247,18 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
             "name the QIDs and models explicitly with `anonsql check`",
         )
     qids = json.loads(certificate["quasi_identifiers"])
-    return check_relation(engine, rel, qids, build_models_from_certificate(certificate))
+    models = build_models_from_certificate(certificate)
+    person = person_level(certificate)
+    if person is not None:
+        return check_person_release(engine, names, qids, models, person["person_id"])
+    return check_relation(engine, rel, qids, models)
+
+
+def person_level(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The 1:M facts a certificate records (None for one row per individual)."""
+    value = certificate.get("person_level")
+    facts = json.loads(value) if isinstance(value, str) else None
+    return facts if isinstance(facts, dict) else None
 
 
 __all__ = [

@@ -1,1 +1,1 @@
-SELECT COUNT(*) FROM {{ relation | qname }}
+SELECT COUNT(*) FROM {{ relation | qname }} AS r

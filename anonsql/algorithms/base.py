@@ -62,6 +62,9 @@ class Algorithm(ABC):
     name: ClassVar[str]
     Options: ClassVar[type[OptionsBase]] = OptionsBase
     reference: ClassVar[str] = ""
+    #: Whether the algorithm anonymizes 1:M data (a spec with ``person_id``) rather than one
+    #: row per individual.
+    person_level: ClassVar[bool] = False
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options

@@ -105,7 +105,7 @@ class Mapped1D(Algorithm):
             self._l_diverse_groups(job, ordered, groups, diverse, k, progress)
         else:
             self._k_anonymous_groups(job, ordered, groups, arrays, k, progress)
-        payload = [d.code for d in dims] + [s.code for s in job.sensitive]
+        payload = [d.code for d in dims] + [s.code for s in job.sensitive] + job.carried
         e.run(
             "mapping/assign",
             target=job.work("rows_next"),

@@ -16,6 +16,7 @@ from anonsql.hierarchies.builders import natural_order
 from anonsql.hierarchies.io import hierarchy_key, new_hierarchy
 from anonsql.hierarchies.model import Hierarchy
 from anonsql.sql.quoting import TableName
+from anonsql.sql.relations import Relation
 
 
 def materialize(engine: Engine, hierarchy: Hierarchy, leaves: TableName, nodes: TableName) -> None:
@@ -98,7 +99,7 @@ def read_hierarchy_table(engine: Engine, relation: TableName, *, name: str) -> H
     return new_hierarchy(rows, name=name, origin=f"table {relation} (rows in leaf order)")
 
 
-def uncovered(engine: Engine, source: TableName, column: str, leaves: TableName) -> tuple[int, int]:
+def uncovered(engine: Engine, source: Relation, column: str, leaves: TableName) -> tuple[int, int]:
     """(rows, distinct values) of ``source.column`` whose text is not a leaf in ``leaves``.
 
     NULL is never covered: NULL rows count, and NULL counts as one distinct value.

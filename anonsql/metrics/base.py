@@ -31,7 +31,8 @@ class MetricContext:
     """A published relation and the facts needed to measure it.
 
     ``hierarchy_nodes`` is a table of (attribute, label, leaf_count, ncp) for categorical
-    quasi-identifiers; ``source_rows`` counts the rows before suppression.
+    quasi-identifiers; ``source_rows`` counts the rows (the persons, for 1:M data) before
+    suppression; ``fingerprints`` is a 1:M release's table of generalized fingerprint items.
     """
 
     engine: Engine
@@ -40,6 +41,7 @@ class MetricContext:
     hierarchy_nodes: TableName | None
     source_rows: int
     k: int | None = None
+    fingerprints: TableName | None = None
 
 
 @dataclass(frozen=True)

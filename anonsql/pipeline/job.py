@@ -8,11 +8,11 @@ from typing import Literal
 
 import numpy as np
 
-from anonsql.engines import Engine
+from anonsql.engines import ColumnInfo, Engine
 from anonsql.hierarchies.model import Hierarchy
 from anonsql.privacy.base import IntArray, PrivacyModel
 from anonsql.spec import Spec
-from anonsql.sql import TableName
+from anonsql.sql import Relation, TableName
 
 
 def new_run_id() -> str:
@@ -68,12 +68,32 @@ class SensitiveAttribute:
 
 
 @dataclass
+class PersonLink:
+    """1:M data: the column linking the rows of one person, and the sensitive column whose
+    per-person sets of items (SA fingerprints) are protected, with its hierarchy.
+
+    The working table ``persons`` holds one row per person (``person``, a pseudonymous number;
+    ``person_id``, the source's id; the coded quasi-identifiers; ``n``, the person's rows) and
+    ``items`` each person's distinct items (``person``, ``leaf`` rank, covering ``node``).
+    """
+
+    column: str
+    #: None when no model reads fingerprints (only persons are counted).
+    sensitive: str | None
+    hierarchy: Hierarchy | None
+    persons: int
+    #: Persons whose rows carried different quasi-identifier vectors (resolved by the spec's
+    #: ``varying_qids`` policy; 0 under ``refuse``).
+    varying: int = 0
+
+
+@dataclass
 class Job:
     """Everything the pipeline steps share for one run."""
 
     spec: Spec
     engine: Engine
-    source: TableName
+    source: Relation
     output: TableName
     dimensions: list[Dimension]
     sensitive: list[SensitiveAttribute]
@@ -81,6 +101,12 @@ class Job:
     passthrough: list[str]
     dropped: list[str]
     rows: int
+    #: The columns of the source relation, in order (a join's columns included).
+    catalog: list[ColumnInfo] = field(default_factory=list)
+    person: PersonLink | None = None
+    #: Columns of the working table ``rows`` that algorithms carry along unchanged, after the
+    #: coded quasi-identifiers and sensitive values (the person number in 1:M runs).
+    carried: list[str] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: new_run_id())
 
     @property

@@ -23,33 +23,22 @@ from anonsql.hierarchies import (
     read_hierarchy_table,
     uncovered,
 )
-from anonsql.pipeline.job import Dimension, Job, SensitiveAttribute, new_run_id
+from anonsql.pipeline.job import Dimension, Job, PersonLink, SensitiveAttribute, new_run_id
+from anonsql.pipeline.persons import (
+    build_person_tables,
+    check_person_column,
+    fingerprint_column,
+    profile_persons,
+)
+from anonsql.pipeline.source import parse_relation, resolve_source
 from anonsql.privacy import DataProfile, PrivacyModel
 from anonsql.privacy.registry import models_from_entries
 from anonsql.resources import resource_dir
 from anonsql.spec import Role, Spec
-from anonsql.sql import TableName
+from anonsql.sql import Relation, TableName
 
 #: Suffix of the recoding table's generalized columns; checked against user column names.
 GENERALIZED_SUFFIX = "__generalized"
-
-
-def parse_relation(text: str, key: str) -> TableName:
-    try:
-        return TableName.parse(text)
-    except ValueError:
-        raise SpecError(key, "not a table name", "write it as schema.table or table") from None
-
-
-def source_columns(engine: Engine, source: TableName, key: str = "source") -> list[ColumnInfo]:
-    columns = engine.columns(source)
-    if columns is None:
-        raise SpecError(
-            key,
-            f"the relation {source} does not exist in the database",
-            "check the schema and table name (and the database path)",
-        )
-    return columns
 
 
 def check_columns(declared: list[str], catalog: list[ColumnInfo], key: str) -> None:
@@ -116,7 +105,7 @@ def check_model_fit(spec: Spec, models: list[PrivacyModel], types: dict[str, Col
             )
 
 
-def load_hierarchy(engine: Engine, spec: Spec, source: TableName, column: str) -> Hierarchy:
+def load_hierarchy(engine: Engine, spec: Spec, source: Relation, column: str) -> Hierarchy:
     """Load a column's hierarchy from a file, a database table or a builder."""
     declared = spec.columns[column].hierarchy
     key = f"columns.{column}.hierarchy"
@@ -164,14 +153,15 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
 
     The working tables live in ``work_schema(run_id)``; the caller drops it, also on failure.
     """
-    source = parse_relation(spec.source, "source")
+    resolved = resolve_source(spec, engine)
+    source = resolved.relation
     output = TableName(name=spec.output.name, schema=spec.output.schema_)
-    if output == source:
+    if output in resolved.tables:
         raise SpecError(
             "output", "the output would replace the source", "publish under another name"
         )
     check_grants(spec, engine)
-    catalog = source_columns(engine, source)
+    catalog = resolved.columns
     check_columns(list(spec.columns), catalog, "columns")
     types = {c.name: c for c in catalog}
     for name in spec.columns:
@@ -181,7 +171,113 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
                 f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
                 "rename the column in a view over the source",
             )
+    if spec.person_id is not None:
+        check_person_column(spec, catalog)
 
+    dims = quasi_identifiers(spec, types)
+    models = build_models(spec)
+    fingerprints = fingerprint_column(spec, models)
+    sa_columns = sorted(
+        {
+            m.sensitive_column
+            for m in models
+            if m.needs_sensitive and m.sensitive_column and not m.person_level
+        },
+        key=list(spec.columns).index,
+    )
+    sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
+    check_model_fit(spec, models, types)
+
+    profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
+    row = {name: profile.column(name)[0].as_py() for name in profile.column_names}
+    rows = int(row["rows"])
+    if rows == 0:
+        raise SpecError("source", "the source table is empty", "anonymize a table with rows")
+    for d in dims:
+        nulls = int(row[f"nulls{d.index}"])
+        if nulls:
+            raise SpecError(
+                f"columns.{d.column}",
+                f"{nulls} rows have NULL in this quasi-identifier",
+                "fill the NULLs (e.g. a view with COALESCE) or exclude those rows",
+            )
+        if d.is_numeric:
+            d.global_min, d.global_max = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
+    for s in sensitive:
+        s.distinct = int(row[f"distinct{s.index}"])
+    data = DataProfile(rows=rows, distinct_sensitive={s.column: s.distinct for s in sensitive})
+    link = None
+    if spec.person_id is not None:
+        persons, items = profile_persons(engine, source, spec.person_id, fingerprints)
+        link = PersonLink(spec.person_id, fingerprints, None, persons)
+        distinct = {fingerprints: items} if fingerprints else {}
+        data = DataProfile(rows=persons, distinct_sensitive=distinct)
+    for position, model in enumerate(models):
+        model.check_against(data, f"privacy[{position}].{model.name}")
+
+    roles = {name: col.role for name, col in spec.columns.items()}
+    passthrough = [
+        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
+    ]
+    dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
+    job = Job(
+        spec=spec,
+        engine=engine,
+        source=source,
+        output=output,
+        dimensions=dims,
+        sensitive=sensitive,
+        models=models,
+        passthrough=passthrough,
+        dropped=dropped,
+        rows=rows,
+        catalog=catalog,
+        person=link,
+        run_id=run_id or new_run_id(),
+    )
+
+    hierarchies = {
+        d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric
+    }
+    sa_hierarchy = load_hierarchy(engine, spec, source, fingerprints) if fingerprints else None
+    engine.create_schema(job.work_schema)
+    leaves: dict[int, TableName] = {}
+    for d in dims:
+        if d.is_numeric:
+            continue
+        d.hierarchy = hierarchies[d.index]
+        leaves[d.index] = job.work(f"leaves{d.index}")
+        materialize(engine, d.hierarchy, leaves[d.index], job.work(f"nodes{d.index}"))
+        check_coverage(engine, source, d.column, leaves[d.index])
+    engine.load_arrow(job.work("ancestors"), ancestors_table(dims))
+    if link is not None:
+        sa_leaves = None
+        if sa_hierarchy is not None and fingerprints is not None:
+            link.hierarchy = sa_hierarchy
+            sa_leaves = job.work("sa_leaves")
+            materialize(engine, sa_hierarchy, sa_leaves, job.work("sa_nodes"))
+            check_coverage(engine, source, fingerprints, sa_leaves)
+            engine.load_arrow(job.work("sa_ancestors"), hierarchy_ancestors(sa_hierarchy))
+        link.varying = build_person_tables(job, leaves, sa_leaves, sa_root=0)
+        return job
+    engine.run(
+        "prepare/create_rows",
+        rows=job.work("rows"),
+        source=source,
+        dims=dims,
+        sensitive=sensitive,
+        leaves=leaves,
+    )
+    for s in sensitive:
+        counts = engine.query("prepare/sensitive_counts", rows=job.work("rows"), code=s.code)
+        s.global_counts = np.zeros(s.distinct, dtype=np.int64)
+        for code, n in counts:
+            s.global_counts[int(code)] = int(n)
+    return job
+
+
+def quasi_identifiers(spec: Spec, types: dict[str, ColumnInfo]) -> list[Dimension]:
+    """The spec's quasi-identifiers as dimensions (numeric, or categorical with a hierarchy)."""
     dims: list[Dimension] = []
     for name in spec.quasi_identifiers:
         col = spec.columns[name]
@@ -208,111 +304,49 @@ def prepare(spec: Spec, engine: Engine, run_id: str | None = None) -> Job:
                 "a quasi-identifier needs a hierarchy or `type: numeric`",
                 "add `hierarchy: <file>` or `type: numeric`",
             )
-    models = build_models(spec)
-    sa_columns = sorted(
-        {m.sensitive_column for m in models if m.needs_sensitive and m.sensitive_column},
-        key=list(spec.columns).index,
-    )
-    sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
-    check_model_fit(spec, models, types)
+    return dims
 
-    profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
-    row = {name: profile.column(name)[0].as_py() for name in profile.column_names}
-    rows = int(row["rows"])
-    if rows == 0:
-        raise SpecError("source", "the source table is empty", "anonymize a table with rows")
-    for d in dims:
-        nulls = int(row[f"nulls{d.index}"])
-        if nulls:
-            raise SpecError(
-                f"columns.{d.column}",
-                f"{nulls} rows have NULL in this quasi-identifier",
-                "fill the NULLs (e.g. a view with COALESCE) or exclude those rows",
-            )
-        if d.is_numeric:
-            d.global_min, d.global_max = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
-    for s in sensitive:
-        s.distinct = int(row[f"distinct{s.index}"])
-    data = DataProfile(rows=rows, distinct_sensitive={s.column: s.distinct for s in sensitive})
-    for position, model in enumerate(models):
-        model.check_against(data, f"privacy[{position}].{model.name}")
 
-    roles = {name: col.role for name, col in spec.columns.items()}
-    passthrough = [
-        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
-    ]
-    dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
-    job = Job(
-        spec=spec,
-        engine=engine,
-        source=source,
-        output=output,
-        dimensions=dims,
-        sensitive=sensitive,
-        models=models,
-        passthrough=passthrough,
-        dropped=dropped,
-        rows=rows,
-        run_id=run_id or new_run_id(),
-    )
-
-    hierarchies = {
-        d.index: load_hierarchy(engine, spec, source, d.column) for d in dims if not d.is_numeric
-    }
-    engine.create_schema(job.work_schema)
-    leaves: dict[int, TableName] = {}
-    for d in dims:
-        if d.is_numeric:
-            continue
-        d.hierarchy = hierarchies[d.index]
-        leaves[d.index] = job.work(f"leaves{d.index}")
-        materialize(engine, d.hierarchy, leaves[d.index], job.work(f"nodes{d.index}"))
-        missing_rows, missing_values = uncovered(engine, source, d.column, leaves[d.index])
-        if missing_rows:
-            raise SpecError(
-                f"columns.{d.column}.hierarchy",
-                f"{missing_values} distinct values ({missing_rows} rows) of the column are "
-                "not leaves of the hierarchy",
-                "add those values to the hierarchy (values are compared as text)",
-            )
-    engine.load_arrow(job.work("ancestors"), ancestors_table(dims))
-    engine.run(
-        "prepare/create_rows",
-        rows=job.work("rows"),
-        source=source,
-        dims=dims,
-        sensitive=sensitive,
-        leaves=leaves,
-    )
-    for s in sensitive:
-        counts = engine.query("prepare/sensitive_counts", rows=job.work("rows"), code=s.code)
-        s.global_counts = np.zeros(s.distinct, dtype=np.int64)
-        for code, n in counts:
-            s.global_counts[int(code)] = int(n)
-    return job
+def check_coverage(engine: Engine, source: Relation, column: str, leaves: TableName) -> None:
+    missing_rows, missing_values = uncovered(engine, source, column, leaves)
+    if missing_rows:
+        raise SpecError(
+            f"columns.{column}.hierarchy",
+            f"{missing_values} distinct values ({missing_rows} rows) of the column are "
+            "not leaves of the hierarchy",
+            "add those values to the hierarchy (values are compared as text)",
+        )
 
 
 def ancestors_table(dims: list[Dimension]) -> pa.Table:
     """(dim, leaf_rank, depth, node_id): each leaf's ancestor at each depth below the root."""
-    dim_col: list[int] = []
-    leaf_col: list[int] = []
-    depth_col: list[int] = []
-    node_col: list[int] = []
+    tables = []
     for d in dims:
         if d.hierarchy is None:
             continue
-        h = d.hierarchy
-        for rank in range(h.leaf_count):
-            node = h.leaf_node(rank)
-            while node.parent is not None:
-                dim_col.append(d.index)
-                leaf_col.append(rank)
-                depth_col.append(node.depth)
-                node_col.append(node.id)
-                node = h.nodes[node.parent]
+        t = hierarchy_ancestors(d.hierarchy)
+        tables.append(t.add_column(0, "dim", pa.array([d.index] * t.num_rows, pa.int32())))
+    if not tables:
+        empty = hierarchy_ancestors(None)
+        return empty.add_column(0, "dim", pa.array([], pa.int32()))
+    return pa.concat_tables(tables)
+
+
+def hierarchy_ancestors(h: Hierarchy | None) -> pa.Table:
+    """(leaf_rank, depth, node_id): each leaf's ancestors below the root, the leaf included."""
+    leaf_col: list[int] = []
+    depth_col: list[int] = []
+    node_col: list[int] = []
+    for rank in range(h.leaf_count if h is not None else 0):
+        assert h is not None
+        node = h.leaf_node(rank)
+        while node.parent is not None:
+            leaf_col.append(rank)
+            depth_col.append(node.depth)
+            node_col.append(node.id)
+            node = h.nodes[node.parent]
     return pa.table(
         {
-            "dim": pa.array(dim_col, pa.int32()),
             "leaf_rank": pa.array(leaf_col, pa.int32()),
             "depth": pa.array(depth_col, pa.int32()),
             "node_id": pa.array(node_col, pa.int32()),

@@ -23,11 +23,19 @@ class CheckResult:
 
 
 def check_relation(
-    engine: Engine, relation: TableName, qids: Sequence[str], models: Sequence[PrivacyModel]
+    engine: Engine,
+    relation: TableName,
+    qids: Sequence[str],
+    models: Sequence[PrivacyModel],
+    *,
+    person: str | None = None,
 ) -> CheckResult:
-    """Count each model's violating equivalence classes in ``relation``."""
+    """Count each model's violating equivalence classes (or persons, or fingerprint buckets) in
+    ``relation``; ``person`` names the column linking one person's rows in 1:M data."""
     violations = {
-        model.describe(): engine.count_query_rows(model.violations_sql(engine.sql, relation, qids))
+        model.describe(): engine.count_query_rows(
+            model.violations_sql(engine.sql, relation, qids, person=person)
+        )
         for model in models
     }
     return CheckResult(relation=relation, violations=violations)

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from anonsql.errors import SpecError
 from anonsql.privacy.base import BoolArray, DataProfile, Params, PartStats, PrivacyModel
-from anonsql.sql import SqlRenderer, TableName
+from anonsql.sql import Relation, SqlRenderer
 
 
 class KAnonymityParams(Params):
@@ -49,6 +49,11 @@ class KAnonymity(PrivacyModel):
         return parts.counts >= self.k
 
     def violations_sql(
-        self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]
+        self,
+        renderer: SqlRenderer,
+        relation: Relation,
+        qids: Sequence[str],
+        *,
+        person: str | None = None,
     ) -> str:
         return renderer.render("privacy/k_anonymity", relation=relation, qids=list(qids), k=self.k)

@@ -9,6 +9,7 @@ from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
+from anonsql.privacy.one_to_many import PERSON_MODELS, PersonKAnonymity
 from anonsql.privacy.t_closeness import TCloseness
 from anonsql.registry import Registry
 
@@ -32,15 +33,17 @@ def models_from_entries(
 
 def largest_k(models: Sequence[PrivacyModel]) -> int | None:
     """The strictest k of the k-anonymity models, if any (for class-size metrics)."""
-    ks = [m.k for m in models if isinstance(m, KAnonymity)]
+    ks = [m.k for m in models if isinstance(m, KAnonymity | PersonKAnonymity)]
     return max(ks) if ks else None
 
 
-for _model in (
+_MODELS: tuple[type[PrivacyModel], ...] = (
     KAnonymity,
     DistinctLDiversity,
     EntropyLDiversity,
     RecursiveCLDiversity,
     TCloseness,
-):
+    *PERSON_MODELS,
+)
+for _model in _MODELS:
     PRIVACY_MODELS.register(_model.name, _model)

@@ -6,13 +6,25 @@ from dataclasses import dataclass
 
 from anonsql.sql import TableName
 
-COMPANIONS = ("recoding", "classes", "certificate", "metrics", "attributes", "hierarchy_nodes")
+COMPANIONS = (
+    "recoding",
+    "classes",
+    "certificate",
+    "metrics",
+    "attributes",
+    "hierarchy_nodes",
+    # 1:M outputs
+    "by_person",
+    "person_map",
+    "fingerprints",
+)
 
 
 @dataclass(frozen=True)
 class OutputNames:
     """``anon.adult`` publishes ``anon.adult`` plus ``anon.adult__recoding``, ``__classes``,
-    ``__certificate``, ``__metrics``, ``__attributes`` and ``__hierarchy_nodes``."""
+    ``__certificate``, ``__metrics``, ``__attributes`` and ``__hierarchy_nodes``; a 1:M output
+    has ``__by_person``, ``__person_map`` and ``__fingerprints`` instead of ``__recoding``."""
 
     main: TableName
 
@@ -43,6 +55,18 @@ class OutputNames:
     @property
     def hierarchy_nodes(self) -> TableName:
         return self.companion("hierarchy_nodes")
+
+    @property
+    def by_person(self) -> TableName:
+        return self.companion("by_person")
+
+    @property
+    def person_map(self) -> TableName:
+        return self.companion("person_map")
+
+    @property
+    def fingerprints(self) -> TableName:
+        return self.companion("fingerprints")
 
     def all(self) -> list[TableName]:
         return [self.main, *(self.companion(k) for k in COMPANIONS)]

@@ -21,17 +21,14 @@ import pyarrow as pa
 import anonsql
 from anonsql.algorithms.base import PartitionSummary
 from anonsql.engines import Engine
-from anonsql.errors import SpecError, VerificationError
+from anonsql.errors import SpecError
 from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all
 from anonsql.pipeline.job import Job
-from anonsql.pipeline.prepare import GENERALIZED_SUFFIX
-from anonsql.privacy.check import CheckResult, check_relation
+from anonsql.privacy.check import CheckResult
 from anonsql.privacy.registry import largest_k
+from anonsql.publish.layouts import layout_for
 from anonsql.publish.names import OutputNames
 from anonsql.sql import TableName
-
-#: Companion tables granted with the output; never the recoding map (it holds original values).
-GRANTED_COMPANIONS = ("classes", "certificate", "metrics", "attributes", "hierarchy_nodes")
 
 
 @dataclass
@@ -53,12 +50,11 @@ class PublishResult:
 
 
 def stage(job: Job) -> None:
-    """Turn the algorithm's partitions into the recoding map, in the working schema."""
+    """Turn the algorithm's partitions into the release's companions, in the working schema."""
     e = job.engine
     for table in ("rows", "parts"):
         e.analyze(job.work(table))
     nodes = {d.index: job.work(f"nodes{d.index}") for d in job.dimensions if not d.is_numeric}
-    leaves = {d.index: job.work(f"leaves{d.index}") for d in job.dimensions if not d.is_numeric}
     e.run(
         "publish/generalized",
         target=job.work("generalized"),
@@ -66,15 +62,7 @@ def stage(job: Job) -> None:
         dims=job.dimensions,
         nodes=nodes,
     )
-    e.run(
-        "publish/recoding",
-        target=job.work("recoding"),
-        rows=job.work("rows"),
-        generalized=job.work("generalized"),
-        dims=job.dimensions,
-        leaves=leaves,
-        suffix=GENERALIZED_SUFFIX,
-    )
+    layout_for(job).stage()
     e.load_arrow(job.work("attributes"), attributes_table(job))
     e.load_arrow(job.work("hierarchy_nodes"), hierarchy_nodes_table(job))
 
@@ -108,15 +96,16 @@ def hierarchy_nodes_table(job: Job) -> pa.Table:
         "first_leaf": [],
         "last_leaf": [],
     }
-    for d in job.dimensions:
-        if d.hierarchy is None:
-            continue
-        for node in d.hierarchy.nodes:
-            columns["attribute"].append(d.column)
+    hierarchies = [(d.column, d.hierarchy) for d in job.dimensions if d.hierarchy is not None]
+    if job.person is not None and job.person.sensitive and job.person.hierarchy:
+        hierarchies.append((job.person.sensitive, job.person.hierarchy))
+    for column, hierarchy in hierarchies:
+        for node in hierarchy.nodes:
+            columns["attribute"].append(column)
             columns["label"].append(node.label)
             columns["depth"].append(node.depth)
             columns["leaf_count"].append(node.leaf_count)
-            columns["ncp"].append(d.hierarchy.ncp(node))
+            columns["ncp"].append(hierarchy.ncp(node))
             columns["first_leaf"].append(node.first_leaf)
             columns["last_leaf"].append(node.last_leaf)
     return pa.table(
@@ -161,14 +150,9 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
     e = job.engine
     names = OutputNames(job.output)
     guard_output(job, names)
+    layout = layout_for(job)
     qids = [d.column for d in job.dimensions]
     kind = "VIEW" if job.spec.output.materialize == "view" else "TABLE"
-    passthrough = set(job.passthrough)
-    columns = [
-        {"name": c.name, "qid": c.name in qids}
-        for c in e.columns(job.source) or []
-        if c.name in passthrough or c.name in qids
-    ]
     assert job.output.schema is not None
     # created before the swap's transaction: two runs publishing into a new schema at once
     # would otherwise race on it (an empty schema is all a failed run can leave behind)
@@ -176,54 +160,41 @@ def publish(job: Job, summary: PartitionSummary, started: float) -> PublishResul
     with e.transaction():
         for relation in names.all():
             e.drop_any(relation)
-        for kind_name in ("recoding", "attributes", "hierarchy_nodes"):
+        for kind_name in layout.copied:
             e.run(
                 "publish/copy_table", target=names.companion(kind_name), source=job.work(kind_name)
             )
             e.analyze(names.companion(kind_name))
-        e.run(
-            "publish/anonymized",
-            kind=kind,
-            target=names.main,
-            source=job.source,
-            recoding=names.recoding,
-            columns=columns,
-            dims=job.dimensions,
-            suffix=GENERALIZED_SUFFIX,
-        )
-        check = check_relation(e, names.main, qids, job.models)
-        published = e.count_rows(names.main)
-        expected = job.rows - summary.suppressed_rows
-        if not check.holds:
-            raise VerificationError(check.violations)
-        if published != expected:
-            raise VerificationError({"rows accounted for": abs(published - expected)})
-        sensitive = [s.column for s in job.sensitive]
+        layout.create(names, kind)
+        check, published = layout.verify(names, summary)
+        measured = layout.measured(names)
         e.run(
             "publish/classes",
             target=names.classes,
-            relation=names.main,
+            relation=measured,
             qids=qids,
-            sensitive=sensitive,
+            sensitive=layout.class_sensitive(),
         )
         ctx = MetricContext(
             engine=e,
-            relation=names.main,
+            relation=measured,
             qids=qid_infos(job),
             hierarchy_nodes=names.hierarchy_nodes,
-            source_rows=job.rows,
+            source_rows=layout.individuals(),
             k=largest_k(job.models),
+            fingerprints=names.fingerprints if job.person is not None else None,
         )
         metrics = compute_all(ctx)
         e.load_arrow(names.metrics, metrics_table(metrics))
         certificate = make_certificate(job, summary, check, published, metrics, started)
+        certificate.update(layout.certificate_fields())
         e.load_arrow(names.certificate, pa.Table.from_pylist([certificate]))
         for role in job.spec.output.grants:
             e.run(
                 "publish/grant",
                 role=role,
                 schema=job.output.schema,
-                relations=[names.main, *(names.companion(k) for k in GRANTED_COMPANIONS)],
+                relations=[names.main, *(names.companion(k) for k in layout.granted)],
             )
     return PublishResult(
         names=names, check=check, metrics=metrics, certificate=certificate, summary=summary

@@ -11,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from anonsql.errors import SpecError
-from anonsql.spec.model import ColumnSpec, OutputSpec, Spec
+from anonsql.spec.model import ColumnSpec, JoinSpec, OutputSpec, Spec
 
 _FIXES = {
     "missing": "add this key",
@@ -54,6 +54,8 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
         return [f.alias or name for name, f in OutputSpec.model_fields.items()]
     if len(parent) == 2 and parent[0] == "columns":
         return list(ColumnSpec.model_fields)
+    if len(parent) == 2 and parent[0] == "join":
+        return list(JoinSpec.model_fields)
     return []
 
 

@@ -45,11 +45,30 @@ class OutputSpec(_Strict):
     grants: list[str] = Field(default_factory=list)
 
 
+class JoinSpec(_Strict):
+    """A table joined to the source (inner join on equal values of the ``on`` columns, which
+    both sides hold under the same names); its other columns join the source's."""
+
+    table: str = Field(min_length=1)
+    on: list[str] = Field(min_length=1)
+
+    @field_validator("on", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
 class Spec(_Strict):
     """A complete anonymization job.
 
     ``privacy`` is a list of one-key mappings ``{model_name: {parameters}}``; ``algorithm`` a
-    name or a one-key mapping ``{name: {options}}``.
+    name or a one-key mapping ``{name: {options}}`` (by default ``mondrian``, or
+    ``one_to_many`` when ``person_id`` is set).
+
+    ``person_id`` names the column that links the many rows of one person (1:M data); privacy
+    is then counted in persons, and ``varying_qids`` says what to do when one person's rows
+    carry different quasi-identifier values: ``refuse`` (the default) or ``most_frequent``
+    (the person's most frequent quasi-identifier vector stands for all their rows).
     """
 
     engine: str = "duckdb"
@@ -57,10 +76,13 @@ class Spec(_Strict):
     #: without password (the default "" takes everything from the PG* environment variables).
     database: str | None = None
     source: str = Field(min_length=1)
+    join: list[JoinSpec] = Field(default_factory=list)
+    person_id: str | None = Field(default=None, min_length=1)
+    varying_qids: Literal["refuse", "most_frequent"] = "refuse"
     output: OutputSpec
     columns: dict[str, ColumnSpec]
     privacy: list[dict[str, dict[str, Any] | None]] = Field(min_length=1)
-    algorithm: str | dict[str, dict[str, Any] | None] = "mondrian"
+    algorithm: str | dict[str, dict[str, Any] | None] | None = None
     suppression_limit: float = Field(default=0.0, ge=0.0, le=1.0)
     seed: int = 0
     #: The directory relative paths in the spec are resolved against (the spec file's folder).
@@ -92,13 +114,15 @@ class Spec(_Strict):
 
     @property
     def algorithm_name(self) -> str:
+        if self.algorithm is None:
+            return "one_to_many" if self.person_id else "mondrian"
         if isinstance(self.algorithm, str):
             return self.algorithm
         return next(iter(self.algorithm))
 
     @property
     def algorithm_options(self) -> dict[str, Any]:
-        if isinstance(self.algorithm, str):
+        if self.algorithm is None or isinstance(self.algorithm, str):
             return {}
         options = next(iter(self.algorithm.values()))
         return dict(options) if options else {}

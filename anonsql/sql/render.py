@@ -17,17 +17,18 @@ import sqlglot
 from sqlglot import exp
 
 from anonsql.resources import resource_dir
-from anonsql.sql.quoting import TEMPLATE_DIALECT, TableName, ident, literal
+from anonsql.sql.quoting import TEMPLATE_DIALECT, ident, literal
 
 
 class TemplateError(RuntimeError):
     """A template is missing or renders invalid SQL (a bug in anonsql, not in user input)."""
 
 
-def _qname(value: TableName | str) -> str:
-    if isinstance(value, TableName):
-        return value.sql()
-    return ident(value)
+def _qname(value: Any) -> str:
+    """A relation: a name string, a :class:`TableName`, or anything with ``sql()`` (a join)."""
+    if isinstance(value, str):
+        return ident(value)
+    return str(value.sql())
 
 
 @cache
@@ -44,6 +45,15 @@ def _environment() -> jinja2.Environment:
     env.filters["lit"] = literal
     env.filters["qname"] = _qname
     return env
+
+
+def render_fragment(name: str, /, **params: Any) -> str:
+    """Render a template that is a piece of a statement (no parsing: the enclosing statement
+    is parsed and transpiled as a whole)."""
+    try:
+        return _environment().get_template(f"{name}.sql").render(**params).strip()
+    except jinja2.TemplateError as err:
+        raise TemplateError(f"template {name}.sql: {err}") from err
 
 
 class SqlRenderer:

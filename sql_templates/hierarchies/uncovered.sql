@@ -8,7 +8,7 @@ SELECT
     AS uncovered_values
 FROM (
   SELECT CAST({{ column | ident }} AS VARCHAR) AS value
-  FROM {{ source | qname }}
+  FROM {{ source | qname }} AS s
 ) AS src
 WHERE NOT EXISTS (
   SELECT 1 FROM {{ leaves | qname }} AS leaf WHERE leaf.value = src.value

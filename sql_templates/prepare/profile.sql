@@ -10,4 +10,4 @@ SELECT
 {% for s in sensitive %}
   , COUNT(DISTINCT {{ s.column | ident }}) + MAX(CASE WHEN {{ s.column | ident }} IS NULL THEN 1 ELSE 0 END) AS {{ ('distinct' ~ s.index) | ident }}
 {% endfor %}
-FROM {{ source | qname }}
+FROM {{ source | qname }} AS src

@@ -1,0 +1,25 @@
+"""SA-NCP of a 1:M release (Gong et al., KBS 2017, Eq. 4, as the authors' code computes it;
+digest 000 §4): every distinct original sensitive item of every person is charged the NCP of
+the fingerprint node that generalizes it (0 for a leaf, leaves under the node / leaves of the
+hierarchy otherwise), averaged over those items, in percent. Read from the release's
+``__fingerprints`` table, which counts the original items each node stands for."""
+
+from __future__ import annotations
+
+from anonsql.metrics.base import Metric, MetricContext, MetricValue
+
+
+class SaNCP(Metric):
+    name = "sa_ncp"
+    reference = (
+        "Q. Gong et al., Anonymizing 1:M microdata with high utility, KBS 2017 (Eq. 4); "
+        "J. Xu et al., KDD 2006 (NCP)"
+    )
+
+    def compute(self, ctx: MetricContext) -> list[MetricValue]:
+        if ctx.fingerprints is None:
+            return []
+        penalty, items = ctx.engine.query("metrics/sa_ncp", fingerprints=ctx.fingerprints)[0]
+        if not items:
+            return []
+        return [MetricValue(self.name, None, 100.0 * float(penalty) / float(items))]

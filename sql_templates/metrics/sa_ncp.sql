@@ -1,0 +1,1 @@
+SELECT SUM(items * ncp) AS penalty, SUM(items) AS items FROM {{ fingerprints | qname }}

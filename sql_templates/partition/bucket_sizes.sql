@@ -1,0 +1,1 @@
+SELECT safb, COUNT(*) AS persons FROM {{ person_buckets | qname }} GROUP BY safb ORDER BY safb

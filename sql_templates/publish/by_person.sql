@@ -1,0 +1,19 @@
+{# The person-level 1:M release: one row per person with the pseudonym, the generalized
+   quasi-identifiers and the generalized fingerprint as a list (depth-first order). #}
+CREATE {{ kind }} {{ target | qname }} AS
+SELECT
+  m.person AS {{ person | ident }}
+{% for d in dims %}
+  , m.{{ ('g' ~ d.index) | ident }} AS {{ d.column | ident }}
+{% endfor %}
+{% if fingerprint %}
+  , fp.items AS {{ fingerprint | ident }}
+{% endif %}
+FROM {{ person_map | qname }} AS m
+{% if fingerprint %}
+JOIN (
+  SELECT safb, ARRAY_AGG(label ORDER BY first_leaf) AS items
+  FROM {{ fingerprints | qname }}
+  GROUP BY safb
+) AS fp ON fp.safb = m.safb
+{% endif %}
