@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
@@ -62,86 +63,115 @@ def plan_round(
 ) -> tuple[pd.DataFrame, int]:
     """One round's decisions from the sub-bucket ``sizes`` (bucket, subset, n, ig).
 
-    ``donors`` holds, for the buckets :func:`donor_limits` names, their donor sub-buckets'
-    least-gain members (bucket, subset, ig, seq). Returns the decisions (one row per sub-bucket:
-    the bucket its members go to, how many of them go to the leftover instead, whether their
-    items are expanded, whether the target or the leftover is finished) and the next free id.
+    ``donors`` holds, for the sub-buckets :func:`donor_limits` names, their least-gain members
+    (bucket, subset, ig, seq). Returns the decisions (one row per sub-bucket: the bucket its
+    members go to, how many of them go to the leftover instead, whether their items are
+    expanded, whether the target or the leftover is finished) and the next free id.
     """
     frame = sizes.sort_values(["bucket", "subset"], kind="stable").reset_index(drop=True)
+    frame["subset"] = frame["subset"].astype(str)
     n = frame["n"].to_numpy(np.int64)
     small = n < k
-    leftover = pd.Series(np.where(small, n, 0)).groupby(frame["bucket"]).transform("sum")
-    frame["leftover"] = leftover.to_numpy(np.int64)
-    frame["small"] = small
-    frame["moved"] = 0
-    frame["merged"] = False
-    frame["leftover_done"] = False
-    short = frame[(frame["leftover"] > 0) & (frame["leftover"] < k)]
-    for bucket in np.unique(short["bucket"].to_numpy(np.int64)):
-        _balance(frame, short[short["bucket"] == bucket], int(bucket), k, donors)
-    pooled = frame["small"] | frame["merged"]
+    leftover = (
+        pd.Series(np.where(small, n, 0)).groupby(frame["bucket"].to_numpy()).transform("sum")
+    ).to_numpy(np.int64)
+    moved = np.zeros(len(frame), np.int64)
+    merged = np.zeros(len(frame), bool)
+    finished = np.zeros(len(frame), bool)
+    short = (leftover > 0) & (leftover < k)
+    if short.any():
+        _top_up(frame, small, leftover, short, k, donors, moved, merged, finished)
+    pooled = small | merged
     kept = ~pooled
+    count = int(kept.sum())
     ids = np.full(len(frame), -1, np.int64)
-    ids[kept.to_numpy()] = np.arange(next_id, next_id + int(kept.sum()), dtype=np.int64)
+    ids[kept] = np.arange(next_id, next_id + count, dtype=np.int64)
+    bucket = frame["bucket"].to_numpy(np.int64)
     decisions = pd.DataFrame(
         {
-            "bucket": frame["bucket"].to_numpy(np.int64),
-            "subset": frame["subset"].astype(str).to_numpy(),
-            "target": np.where(kept, ids, frame["bucket"].to_numpy(np.int64)),
-            "moved": frame["moved"].to_numpy(np.int64),
-            "expand": kept.to_numpy(),
-            "target_done": (pooled & frame["leftover_done"]).to_numpy(),
-            "leftover_done": frame["leftover_done"].to_numpy(),
+            "bucket": bucket,
+            "subset": frame["subset"].to_numpy(),
+            "target": np.where(kept, ids, bucket),
+            "moved": moved,
+            "expand": kept,
+            "target_done": pooled & finished,
+            "leftover_done": finished,
         }
     )
-    return decisions, next_id + int(kept.sum())
+    return decisions, next_id + count
+
+
+def _top_up(
+    frame: pd.DataFrame,
+    small: npt.NDArray[np.bool_],
+    leftover: IntArray,
+    short: npt.NDArray[np.bool_],
+    k: int,
+    donors: pd.DataFrame | None,
+    moved: IntArray,
+    merged: npt.NDArray[np.bool_],
+    finished: npt.NDArray[np.bool_],
+) -> None:
+    """Top up the leftovers below ``k``, all buckets at once: members from sub-buckets above
+    ``k``, least gain first (ties: sub-bucket key, then the member's rank); where that is not
+    enough, the kept sub-bucket of least remaining gain joins the leftover, which is then not
+    split again. Fills ``moved``, ``merged`` and ``finished`` in place."""
+    position = pd.DataFrame(
+        {"bucket": frame["bucket"].to_numpy(np.int64), "subset": frame["subset"].to_numpy()}
+    ).reset_index()
+    need = pd.Series(k - leftover[short], index=frame["bucket"].to_numpy(np.int64)[short])
+    need = need[~need.index.duplicated()]
+    taken_count = np.zeros(len(frame), np.int64)
+    taken_ig = np.zeros(len(frame), np.int64)
+    if donors is not None and len(donors):
+        offered = donors.assign(subset=donors["subset"].astype(str))
+        offered = offered[offered["bucket"].isin(need.index)]
+        offered = offered.sort_values(["bucket", "ig", "subset", "seq"], kind="stable")
+        rank = offered.groupby("bucket", sort=False).cumcount().to_numpy()
+        offered = offered[rank < need.reindex(offered["bucket"]).to_numpy()]
+        taken = offered.groupby(["bucket", "subset"], as_index=False)["ig"].agg(["size", "sum"])
+        at = taken.merge(position, on=["bucket", "subset"], how="left")["index"].to_numpy()
+        taken_count[at] = taken["size"].to_numpy(np.int64)
+        taken_ig[at] = taken["sum"].to_numpy(np.int64)
+    moved[:] = taken_count
+    bucket = frame["bucket"].to_numpy(np.int64)
+    gained = pd.Series(taken_count).groupby(bucket).transform("sum").to_numpy(np.int64)
+    failing = short & (leftover + gained < k)
+    if not failing.any():
+        return
+    candidates = pd.DataFrame(
+        {
+            "bucket": bucket,
+            "subset": frame["subset"].to_numpy(),
+            "remaining": frame["ig"].to_numpy(np.int64) - taken_ig,
+            "row": np.arange(len(frame)),
+        }
+    )[failing & ~small]
+    victims = (
+        candidates.sort_values(["bucket", "remaining", "subset"], kind="stable")
+        .drop_duplicates("bucket")["row"]
+        .to_numpy()
+    )
+    merged[victims] = True
+    moved[victims] = 0
+    finished[failing] = True
 
 
 def donor_limits(sizes: pd.DataFrame, k: int) -> pd.DataFrame:
     """Sub-buckets that may give members to a leftover below ``k``, with how many of their
     least-gain members the balancing may need to see: ``min(n - k, k - leftover)``."""
-    frame = sizes.copy()
-    n = frame["n"].to_numpy(np.int64)
-    leftover = pd.Series(np.where(n < k, n, 0)).groupby(frame["bucket"]).transform("sum")
+    n = sizes["n"].to_numpy(np.int64)
+    bucket = sizes["bucket"].to_numpy(np.int64)
+    leftover = pd.Series(np.where(n < k, n, 0)).groupby(bucket).transform("sum")
     need = k - leftover.to_numpy(np.int64)
     donor = (leftover.to_numpy() > 0) & (need > 0) & (n > k)
     return pd.DataFrame(
         {
-            "bucket": frame["bucket"].to_numpy(np.int64)[donor],
-            "subset": frame["subset"].astype(str).to_numpy()[donor],
+            "bucket": bucket[donor],
+            "subset": sizes["subset"].astype(str).to_numpy()[donor],
             "limit_rows": np.minimum(n - k, need)[donor],
         }
     )
-
-
-def _balance(
-    frame: pd.DataFrame, subs: pd.DataFrame, bucket: int, k: int, donors: pd.DataFrame | None
-) -> None:
-    """Top up one bucket's leftover (below ``k``): members from sub-buckets above ``k``, least
-    gain first; if that is not enough, the kept sub-bucket of least remaining gain joins it and
-    the leftover is not split again."""
-    leftover = int(subs["leftover"].iloc[0])
-    need = k - leftover
-    offered = (
-        donors[donors["bucket"] == bucket]
-        if donors is not None
-        else pd.DataFrame({"subset": [], "ig": [], "seq": []})
-    )
-    offered = offered.sort_values(["ig", "subset", "seq"], kind="stable").head(need)
-    taken = offered.groupby("subset")["ig"].agg(["size", "sum"])
-    for subset, row in taken.iterrows():
-        index = subs.index[subs["subset"] == subset][0]
-        frame.loc[index, "moved"] = int(row["size"])
-    leftover += len(offered)
-    if leftover >= k:
-        return
-    kept = subs[~subs["small"]]
-    donated = taken["sum"].reindex(kept["subset"]).fillna(0).to_numpy()
-    remaining = kept.assign(remaining=kept["ig"].to_numpy() - donated)
-    victim = remaining.sort_values(["remaining", "subset"], kind="stable").index[0]
-    frame.loc[victim, "merged"] = True
-    frame.loc[victim, "moved"] = 0
-    frame.loc[subs.index, "leftover_done"] = True
 
 
 class FingerprintPartition:

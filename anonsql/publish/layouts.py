@@ -136,7 +136,7 @@ class RecordLayout(Layout):
 class PersonLayout(Layout):
     """1:M data: a row-level and a person-level view over a private person map."""
 
-    copied = ("person_map", "fingerprints", "attributes", "hierarchy_nodes")
+    copied = ("person_map", "item_map", "fingerprints", "attributes", "hierarchy_nodes")
     granted = (*SHARED_GRANTED, "by_person", "fingerprints")
 
     @property
@@ -158,6 +158,14 @@ class PersonLayout(Layout):
         )
         if fingerprint is not None:
             e.run(
+                "publish/item_map",
+                target=job.work("item_map"),
+                items=job.work("items"),
+                person_buckets=job.work("person_buckets"),
+                nodes=job.work("sa_nodes"),
+                leaves=job.work("sa_leaves"),
+            )
+            e.run(
                 "publish/fingerprints",
                 target=job.work("fingerprints_pub"),
                 items=job.work("items"),
@@ -172,7 +180,11 @@ class PersonLayout(Layout):
                 target_name="fingerprints",
             )
         else:
-            e.run("publish/no_fingerprints", target=job.work("fingerprints"))
+            e.run(
+                "publish/no_fingerprints",
+                fingerprints=job.work("fingerprints"),
+                item_map=job.work("item_map"),
+            )
 
     def create(self, names: OutputNames, kind: str) -> None:
         job, link = self.job, self.link
@@ -192,6 +204,7 @@ class PersonLayout(Layout):
             "kind": kind,
             "person_map": names.person_map,
             "fingerprints": names.fingerprints,
+            "item_map": names.item_map,
             "fingerprint": link.sensitive,
         }
         job.engine.run(
@@ -200,7 +213,6 @@ class PersonLayout(Layout):
             source=job.source,
             columns=columns,
             person=link.column,
-            nodes=names.hierarchy_nodes,
             **common,
         )
         job.engine.run(

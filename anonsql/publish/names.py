@@ -16,6 +16,7 @@ COMPANIONS = (
     # 1:M outputs
     "by_person",
     "person_map",
+    "item_map",
     "fingerprints",
 )
 
@@ -24,7 +25,8 @@ COMPANIONS = (
 class OutputNames:
     """``anon.adult`` publishes ``anon.adult`` plus ``anon.adult__recoding``, ``__classes``,
     ``__certificate``, ``__metrics``, ``__attributes`` and ``__hierarchy_nodes``; a 1:M output
-    has ``__by_person``, ``__person_map`` and ``__fingerprints`` instead of ``__recoding``."""
+    has ``__by_person``, ``__person_map``, ``__item_map`` and ``__fingerprints`` instead of
+    ``__recoding``."""
 
     main: TableName
 
@@ -63,6 +65,10 @@ class OutputNames:
     @property
     def person_map(self) -> TableName:
         return self.companion("person_map")
+
+    @property
+    def item_map(self) -> TableName:
+        return self.companion("item_map")
 
     @property
     def fingerprints(self) -> TableName:

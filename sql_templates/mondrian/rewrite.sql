@@ -10,19 +10,28 @@ WHERE {{ in_window }} AND NOT EXISTS (SELECT 1 FROM {{ split | qname }} AS s WHE
 CREATE {{ working_table }}TABLE {{ work_next | qname }} AS
 SELECT d.new_pid AS pid{% for c in payload %}, w.{{ c | ident }}{% endfor %}
 
-FROM {{ work | qname }} AS w
-JOIN {{ split | qname }} AS s ON s.pid = w.pid
+{# The split dimension's leaf is computed before the ancestor join, so the join is a hash join
+   on (dim, depth, leaf): with the CASE in the join condition DuckDB may join the ancestors of
+   every leaf at that depth first and filter afterwards (seconds per round on a 24k-leaf
+   hierarchy). #}
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+{% if categorical %}
+    , CASE s.dim {% for d in categorical %}WHEN {{ d.index | lit }} THEN w.{{ d.code | ident }} {% endfor %}END AS split_leaf
+{% endif %}
+  FROM {{ work | qname }} AS w
+  JOIN {{ split | qname }} AS s ON s.pid = w.pid
+) AS w
 JOIN {{ pstate | qname }} AS p ON p.pid = w.pid
 {% if categorical %}
 LEFT JOIN {{ ancestors | qname }} AS a
-  ON a.dim = s.dim AND a.depth = s.depth + 1
-  AND a.leaf_rank = CASE s.dim {% for d in categorical %}WHEN {{ d.index | lit }} THEN w.{{ d.code | ident }} {% endfor %}END
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
 {% endif %}
 {% set numeric = dims | selectattr("is_numeric") | list %}
 JOIN {{ decisions | qname }} AS d
   ON d.pid = w.pid
 {% if numeric %}
-  AND d.bin = CASE s.dim
+  AND d.bin = CASE w.split_dim
 {% for d in numeric %}
     WHEN {{ d.index | lit }} THEN {{ numeric_bin(d) }}
 {% endfor %}

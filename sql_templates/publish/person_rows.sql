@@ -17,10 +17,6 @@ SELECT
 FROM {{ source | qname }} AS s
 JOIN {{ person_map | qname }} AS m ON m.person_id = s.{{ person | ident }}
 {% if fingerprint %}
-JOIN {{ nodes | qname }} AS leaf
-  ON leaf.attribute = {{ fingerprint | lit }}
-  AND leaf.leaf_count = 1
-  AND leaf.label = CAST(s.{{ fingerprint | ident }} AS VARCHAR)
-JOIN {{ fingerprints | qname }} AS f
-  ON f.safb = m.safb AND leaf.first_leaf >= f.first_leaf AND leaf.first_leaf <= f.last_leaf
+JOIN {{ item_map | qname }} AS f
+  ON f.safb = m.safb AND f.item = CAST(s.{{ fingerprint | ident }} AS VARCHAR)
 {% endif %}
