@@ -20,7 +20,15 @@ from rich.console import Console
 from rich.table import Table
 
 from anonsql import api
-from anonsql.demo import ADULT_QIDS, SAMPLES, adult_spec, load_adult, load_sample
+from anonsql.demo import (
+    ADULT_QIDS,
+    MULTI_TABLE_SAMPLES,
+    SAMPLES,
+    adult_spec,
+    load_adult,
+    load_sample,
+    load_sample_tables,
+)
 from anonsql.engines import DuckDBEngine, Engine, connect
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
@@ -213,11 +221,33 @@ def demo(database: str, k: int) -> None:
 @main.command()
 @click.argument("name", type=click.Choice(list(SAMPLES)))
 @click.option("--database", required=True, help="DuckDB file to load the sample into.")
-@click.option("--table", default=None, help="Target table (default: main.<name with _>).")
+@click.option(
+    "--table",
+    default=None,
+    help="Target table of a one-table sample (default: <schema>.<name with _>).",
+)
+@click.option(
+    "--schema",
+    default="main",
+    show_default=True,
+    help="Schema the sample's tables go into (informs: informs_demographics, informs_conditions).",
+)
 @handle_errors
-def sample(name: str, database: str, table: str | None) -> None:
+def sample(name: str, database: str, table: str | None, schema: str) -> None:
     """Load a data sample shipped with anonsql into a DuckDB database."""
-    target = TableName.parse(table) if table else TableName(name.replace("-", "_"), "main")
+    if name in MULTI_TABLE_SAMPLES:
+        if table is not None:
+            raise SpecError(
+                "--table",
+                f"the {name!r} sample loads several tables",
+                "leave out --table; choose where they go with --schema",
+            )
+        with DuckDBEngine(database) as engine:
+            counts = load_sample_tables(engine, name, schema)
+        for loaded, rows in counts.items():
+            out.print(f"loaded {rows} rows into {TableName(loaded, schema)} in {database}")
+        return
+    target = TableName.parse(table) if table else TableName(name.replace("-", "_"), schema)
     with DuckDBEngine(database) as engine:
         rows = load_sample(engine, name, target)
     out.print(f"loaded {rows} rows into {target} in {database}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,12 @@ SHIPPED = [
     ("adult-arx/salary-class.csv", 2, 1),
     ("adult-arx/sex.csv", 2, 1),
     ("adult-arx/workclass.csv", 8, 2),
+    ("informs/DOBMM.txt", 12, 3),
+    ("informs/DOBYY.txt", 111, 5),
+    ("informs/RACEX.txt", 6, 1),
+    ("informs/EDUCYEAR.txt", 22, 2),
+    ("informs/income.txt.gz", 23784, 7),
+    ("informs/icd9_even.txt", 1297, 6),
 ]
 
 HOSTILE = [
@@ -189,6 +196,47 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
         with pytest.raises(HierarchyError, match="cannot be read") as info:
             read_hierarchy(unreadable, name="city")
         assert str(unreadable) in str(info.value)
+
+
+def test_gzip_files_are_read_by_suffix(tmp_path: Path) -> None:
+    text = "a;g;*\nb;g;*\nc;*\n"
+    plain = read_hierarchy(write(tmp_path, text, "h.txt"), name="x")
+    for name in ("h.txt.gz", "h.CSV.GZ"):
+        packed = tmp_path / name
+        packed.write_bytes(gzip.compress(("\ufeff" + text).encode("utf-8")))
+        h = read_hierarchy(packed, name="x")
+        assert paths_of(h) == paths_of(plain) == [["a", "g", "*"], ["b", "g", "*"], ["c", "*"]]
+        assert h.origin == str(packed)
+    # without the suffix a gzip stream is not decompressed: it is not UTF-8 text
+    raw = tmp_path / "h.txt"
+    raw.write_bytes(gzip.compress(text.encode("utf-8")))
+    with pytest.raises(HierarchyError, match="cannot be read"):
+        read_hierarchy(raw, name="x")
+
+
+def test_gzip_errors_name_the_file_and_line(tmp_path: Path) -> None:
+    bad_tree = tmp_path / "tree.txt.gz"
+    bad_tree.write_bytes(gzip.compress(b"a;*\nb;other\n"))
+    with pytest.raises(HierarchyError, match="line 2: the hierarchy has more than one root"):
+        read_hierarchy(bad_tree, name="city")
+    whole = gzip.compress(b"a;g;*\n" * 1000)
+    corrupt = bytearray(gzip.compress(bytes(range(32, 127)) * 50 + b";*\n"))
+    for i in range(20, len(corrupt) - 10, 7):
+        corrupt[i] ^= 0xFF
+    broken = {
+        "corrupt.txt.gz": bytes(corrupt),  # damaged deflate data
+        "plain.txt.gz": b"a;g;*\n",  # not gzip at all
+        "cut.txt.gz": whole[: len(whole) // 2],  # truncated stream
+        "latin.txt.gz": gzip.compress("caf\xe9;*\n".encode("latin-1")),  # not UTF-8
+    }
+    for name, data in broken.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(HierarchyError, match="cannot be read") as info:
+            read_hierarchy(path, name="city")
+        assert str(path) in str(info.value) and "gzip" in info.value.fix, name
+    with pytest.raises(HierarchyError, match="does not exist"):
+        read_hierarchy(tmp_path / "missing.txt.gz", name="city")
 
 
 def test_unknown_delimiter(tmp_path: Path) -> None:

@@ -4,13 +4,17 @@ Both formats hold one line per leaf value, ``leaf;parent;...;root``. ARX pads sh
 one height by repeating the leaf (``Private;Private;*``); the research files simply stop earlier
 (``Private;*``). The reader accepts both, since :class:`Hierarchy` collapses consecutive repeats.
 Fields follow CSV quoting, so a label may hold the delimiter or quotes when it is quoted.
+A file whose name ends in ``.gz`` is gzip-compressed text and is read decompressed.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from anonsql.errors import HierarchyError
 from anonsql.hierarchies.model import Hierarchy
@@ -43,6 +47,8 @@ def read_hierarchy(path: str | Path, *, name: str, delimiter: str = ";") -> Hier
 
     Blank lines are skipped, labels are kept exactly (no whitespace stripping) and trailing
     empty fields (a line ending in the delimiter) are ignored. Errors name the file and the line.
+    A name ending in ``.gz`` (any case) is read through gzip, so large hierarchies can ship
+    compressed.
     """
     key = hierarchy_key(name)
     if delimiter not in DELIMITERS:
@@ -64,18 +70,39 @@ def read_hierarchy(path: str | Path, *, name: str, delimiter: str = ";") -> Hier
             f"hierarchy file {file} does not exist",
             "check the path (relative paths are resolved beside the spec)",
         ) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as err:
+        # gzip reports a bad or truncated stream as BadGzipFile (an OSError), EOFError or
+        # zlib.error; all mean the file cannot be read as a hierarchy
+        expected = (
+            "a complete gzip file of UTF-8 text" if is_gzip(file) else "a readable UTF-8 text file"
+        )
+        reason = type(err).__name__
+        if isinstance(err, zlib.error):
+            reason = "corrupt gzip data"
+        elif isinstance(err, EOFError):
+            reason = "truncated gzip data"
         raise HierarchyError(
             key,
-            f"hierarchy file {file} cannot be read ({type(err).__name__})",
-            "give a readable UTF-8 text file, one line per leaf value",
+            f"hierarchy file {file} cannot be read ({reason})",
+            f"give {expected}, one line per leaf value",
         ) from None
     return new_hierarchy(paths, name=name, origin=str(file), lines=lines)
 
 
+def is_gzip(path: str | Path) -> bool:
+    """Whether a hierarchy file is read as gzip-compressed (its name ends in ``.gz``)."""
+    return Path(path).suffix.lower() == ".gz"
+
+
+def _open_text(file: Path) -> IO[str]:
+    if is_gzip(file):
+        return gzip.open(file, "rt", encoding="utf-8-sig", newline="")
+    return file.open(encoding="utf-8-sig", newline="")
+
+
 def _records(file: Path, delimiter: str, key: str) -> Iterator[tuple[int, list[str]]]:
     """(first line number, labels) of every non-blank record of a hierarchy file."""
-    with file.open(encoding="utf-8-sig", newline="") as handle:
+    with _open_text(file) as handle:
         reader = csv.reader(handle, delimiter=delimiter, strict=True)
         end = 0
         while True:
