@@ -2,7 +2,8 @@
 
 A join exposes the source's columns, then each joined table's columns that are not already
 there (its join keys are the source's). A column the spec declares must come from exactly one
-table: a name two tables share, other than a join key, is an error.
+table: a name two tables share, other than a join key, is an error. Names are compared without
+case, as DuckDB resolves them, so the same spec means the same relation on every engine.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def resolve_source(spec: Spec, engine: Engine) -> Source:
     if not spec.join:
         return Source(base, catalog, [base])
     columns = list(catalog)
-    owner = {c.name: 0 for c in catalog}
+    owner = {c.name.casefold(): 0 for c in catalog}
     tables = [base]
     shared: dict[str, list[int]] = {}
     joins: list[Join] = []
@@ -67,9 +68,9 @@ def resolve_source(spec: Spec, engine: Engine) -> Source:
         joined = table_columns(engine, table, f"{key}.table")
         by_name = {c.name: c for c in joined}
         keys: list[JoinKey] = []
-        for position, name in enumerate(declared.on):
-            where = f"{key}.on[{position}]"
-            if name not in owner:
+        for position, name in enumerate(declared.using):
+            where = f"{key}.using[{position}]"
+            if name.casefold() not in owner:
                 raise SpecError(
                     where,
                     f"{name!r} is not a column of {', '.join(map(str, tables))}",
@@ -81,7 +82,7 @@ def resolve_source(spec: Spec, engine: Engine) -> Source:
                     f"{name!r} is not a column of {table}",
                     "join on a column both sides hold under the same name",
                 )
-            left = next(c for c in columns if c.name == name)
+            left = next(c for c in columns if c.name.casefold() == name.casefold())
             if left.is_numeric != by_name[name].is_numeric:
                 raise SpecError(
                     where,
@@ -89,19 +90,20 @@ def resolve_source(spec: Spec, engine: Engine) -> Source:
                     "the other",
                     "give the join columns the same type (e.g. a view with a CAST)",
                 )
-            keys.append(JoinKey(name, owner[name]))
+            keys.append(JoinKey(name, owner[name.casefold()]))
         for c in joined:
-            if c.name in owner:
-                if c.name not in declared.on:
-                    shared.setdefault(c.name, [owner[c.name]]).append(number)
+            folded = c.name.casefold()
+            if folded in owner:
+                if c.name not in declared.using:
+                    shared.setdefault(folded, [owner[folded]]).append(number)
                 continue
-            owner[c.name] = number
+            owner[folded] = number
             columns.append(c)
         tables.append(table)
         joins.append(Join(table, tuple(keys)))
     for name in spec.columns:
-        if name in shared:
-            holders = " and ".join(str(tables[i]) for i in shared[name])
+        if name.casefold() in shared:
+            holders = " and ".join(str(tables[i]) for i in shared[name.casefold()])
             raise SpecError(
                 f"columns.{name}",
                 f"{name!r} is a column of both {holders}",
@@ -110,6 +112,6 @@ def resolve_source(spec: Spec, engine: Engine) -> Source:
     relation = JoinedRelation(
         base=base,
         joins=tuple(joins),
-        columns=tuple(RelationColumn(c.name, owner[c.name]) for c in columns),
+        columns=tuple(RelationColumn(c.name, owner[c.name.casefold()]) for c in columns),
     )
     return Source(relation, columns, tables)

@@ -46,13 +46,13 @@ class OutputSpec(_Strict):
 
 
 class JoinSpec(_Strict):
-    """A table joined to the source (inner join on equal values of the ``on`` columns, which
+    """A table joined to the source (inner join on equal values of the ``using`` columns, which
     both sides hold under the same names); its other columns join the source's."""
 
     table: str = Field(min_length=1)
-    on: list[str] = Field(min_length=1)
+    using: list[str] = Field(min_length=1)
 
-    @field_validator("on", mode="before")
+    @field_validator("using", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
