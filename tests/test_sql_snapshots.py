@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from helpers import load_people, people_spec
+from one_to_many_fixtures import example_spec, load_table_1a
 
 from anonsql import api
 from anonsql.engines import Engine
@@ -24,6 +26,24 @@ def normalize(statement: str, tmp: Path) -> str:
     return statement.replace(str(tmp), "TMP")
 
 
+def record(engine: Engine, spec: dict[str, Any], tmp: Path) -> str:
+    statements: list[str] = []
+    engine.listeners.append(statements.append)
+    api.run(spec, engine=engine)
+    engine.listeners.remove(statements.append)
+    return "\n".join(normalize(s, tmp) + ";" for s in statements) + "\n"
+
+
+def compare(engine: Engine, text: str, name: str) -> None:
+    path = SNAPSHOTS / engine.dialect / name
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), (
+        f"generated SQL changed; review and run UPDATE_SNAPSHOTS=1 to accept ({path})"
+    )
+
+
 def test_generated_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
     load_people(engine)
     spec = people_spec(
@@ -34,14 +54,11 @@ def test_generated_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
             {"distinct_l_diversity": {"column": "disease", "l": 2}},
         ],
     )
-    statements: list[str] = []
-    engine.listeners.append(statements.append)
-    api.run(spec, engine=engine)
-    text = "\n".join(normalize(s, tmp_path) + ";" for s in statements) + "\n"
-    path = SNAPSHOTS / engine.dialect / "people_k5_l2.sql"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), (
-        f"generated SQL changed; review and run UPDATE_SNAPSHOTS=1 to accept ({path})"
-    )
+    compare(engine, record(engine, spec, tmp_path), "people_k5_l2.sql")
+
+
+def test_one_to_many_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
+    """The 1:M run of the paper's example (Partition rounds, person-level Mondrian, the two
+    views and their checks)."""
+    load_table_1a(engine)
+    compare(engine, record(engine, example_spec(tmp_path), tmp_path), "visits_kl_2_3.sql")
