@@ -159,7 +159,7 @@ def test_hostile_names(engine: Engine, tmp_path: Path) -> None:
     engine.load_arrow(SOURCE, table)
     spec = example_spec(tmp_path)
     spec["person_id"] = names["pid"]
-    spec["columns"] = {names[c] if c in names else c: v for c, v in spec["columns"].items()}
+    spec["columns"] = {names.get(c, c): v for c, v in spec["columns"].items()}
     spec["privacy"] = [{"kl_diversity": {"column": names["disease"], "k": 2, "l": 3}}]
     result = api.run(spec, engine=engine)
     assert result.certificate["verified"]

@@ -20,9 +20,7 @@ from anonsql.errors import InfeasibleError
 from anonsql.sql import TableName
 
 CITIES = [line.split(";")[0] for line in CITY_HIERARCHY.splitlines()]
-CITY_PARENTS = {
-    line.split(";")[0]: set(line.split(";")) for line in CITY_HIERARCHY.splitlines()
-}
+CITY_PARENTS = {line.split(";")[0]: set(line.split(";")) for line in CITY_HIERARCHY.splitlines()}
 ITEMS = {f"{g}{i}": {f"{g}{i}", g.upper(), "*"} for g in "abc" for i in range(1, 4)}
 ITEM_HIERARCHY = "\n".join(f"{item};{item[0].upper()};*" for item in ITEMS) + "\n"
 _counter = itertools.count()
