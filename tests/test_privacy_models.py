@@ -451,9 +451,12 @@ def test_predicates_are_monotonic(m: PrivacyModel, rows: list[list[int]]) -> Non
     held = m.holds(stats)
     if held.sum() >= 2:
         union = stats.take(held)
+        # histograms are sparse, whose sum has no keepdims
         merged = PartStats(
             counts=union.counts.sum(keepdims=True),
-            histograms={c: h.sum(axis=0, keepdims=True) for c, h in union.histograms.items()},
+            histograms={
+                c: np.asarray(h.sum(axis=0)).reshape(1, -1) for c, h in union.histograms.items()
+            },
             global_counts=union.global_counts,
         )
         assert m.holds(merged)[0]

@@ -51,6 +51,7 @@ from anonsql.algorithms.part_eval import Bins, PartEvaluator
 from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError
 from anonsql.pipeline.job import Dimension, Job
+from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
 
 
@@ -105,7 +106,9 @@ class _MondrianRun:
         self.suppressed_rows = 0
         self.suppressed_parts = 0
         self.partitions = 0
-        self.payload = [d.code for d in self.dims] + [s.code for s in job.sensitive]
+        self.payload = (
+            [d.code for d in self.dims] + [s.code for s in job.sensitive] + job.carried
+        )
         self.t = {
             name: job.work(name)
             for name in (
@@ -196,10 +199,11 @@ class _MondrianRun:
         return widths, params
 
     def _check_root(self, n: IntArray) -> None:
+        sensitive = self.job.sensitive
         root = PartStats(
             counts=n[:1],
-            histograms={s.column: s.global_counts[None, :] for s in self.job.sensitive},
-            global_counts={s.column: s.global_counts for s in self.job.sensitive},
+            histograms={s.column: hist.from_dense(s.global_counts[None, :]) for s in sensitive},
+            global_counts={s.column: s.global_counts for s in sensitive},
         )
         for model in self.job.models:
             if not model.holds(root)[0]:

@@ -15,18 +15,21 @@ import pandas as pd
 import pyarrow as pa
 
 from anonsql.pipeline.job import SensitiveAttribute
+from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import BoolArray, IntArray, PartStats, PrivacyModel
+from anonsql.privacy.histograms import Histogram
 
 
 @dataclass
 class Bins:
-    """One row per (partition, dimension, bin): the aggregates a split decision needs."""
+    """One row per (partition, dimension, bin): the aggregates a split decision needs
+    (histograms sparse, as in :mod:`anonsql.privacy.histograms`)."""
 
     pid: IntArray
     dim: IntArray
     bin: IntArray
     counts: IntArray
-    histograms: dict[str, IntArray]
+    histograms: dict[str, Histogram]
 
     def __len__(self) -> int:
         return int(self.pid.shape[0])
@@ -53,15 +56,16 @@ class Bins:
             groups = first.groupby(keys, as_index=False, sort=False)["n"].sum()
         groups = groups.sort_values(keys, kind="stable").reset_index(drop=True)
         groups["g"] = np.arange(len(groups), dtype=np.int64)
-        histograms: dict[str, IntArray] = {}
+        histograms: dict[str, Histogram] = {}
         by_column = {s.column: s for s in sensitive}
         for column, frame in frames.items():
             merged = frame.merge(groups[[*keys, "g"]], on=keys, how="left", validate="many_to_one")
-            hist = np.zeros((len(groups), by_column[column].distinct), dtype=np.int64)
-            np.add.at(
-                hist, (merged["g"].to_numpy(), merged["sa"].to_numpy()), merged["n"].to_numpy()
+            histograms[column] = hist.from_triples(
+                merged["g"].to_numpy(np.int64),
+                merged["sa"].to_numpy(np.int64),
+                merged["n"].to_numpy(np.int64),
+                (len(groups), by_column[column].distinct),
             )
-            histograms[column] = hist
         return cls(
             pid=groups["pid"].to_numpy(np.int64),
             dim=groups["dim"].to_numpy(np.int64),
@@ -95,17 +99,16 @@ class PartEvaluator:
         counts = np.bincount(owners, weights=bins.counts[members], minlength=n_parts).astype(
             np.int64
         )
-        hists: dict[str, IntArray] = {}
-        for column, hist in bins.histograms.items():
-            acc = np.zeros((n_parts, hist.shape[1]), dtype=np.int64)
-            np.add.at(acc, owners, hist[members])
-            hists[column] = acc
+        hists = {
+            column: hist.union(h, members, owners, n_parts)
+            for column, h in bins.histograms.items()
+        }
         return PartStats(counts=counts, histograms=hists, global_counts=self.global_counts)
 
     def bin_stats(self, bins: Bins, rows: IntArray) -> PartStats:
         return PartStats(
             counts=bins.counts[rows],
-            histograms={c: h[rows] for c, h in bins.histograms.items()},
+            histograms={c: hist.take(h, rows) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
         )
 
@@ -115,14 +118,12 @@ class PartEvaluator:
         seg[starts[1:]] = 1
         seg = np.cumsum(seg)
 
-        def running(values: IntArray) -> IntArray:
-            total: IntArray = np.cumsum(values, axis=0)
-            base: IntArray = total[starts] - values[starts]
-            return total - base[seg]
-
+        sizes = bins.counts[order]
+        total: IntArray = np.cumsum(sizes)
+        base: IntArray = total[starts] - sizes[starts]
         return PartStats(
-            counts=running(bins.counts[order]),
-            histograms={c: running(h[order]) for c, h in bins.histograms.items()},
+            counts=total - base[seg],
+            histograms={c: hist.prefix_sums(h, order, starts) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
         )
 

@@ -25,7 +25,9 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from anonsql.errors import InfeasibleError, SpecError
-from anonsql.sql import SqlRenderer, TableName
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.histograms import Histogram
+from anonsql.sql import Relation, SqlRenderer
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -43,12 +45,18 @@ class PartStats:
     for, ``histograms[column][i, v]`` counts the rows of part ``i`` whose sensitive value has code
     ``v``; codes number the column's distinct values in ascending value order (so ordered
     distances can use code order), and ``global_counts[column][v]`` counts them over the whole
-    table.
+    table (a dense 1D array per column).
+
+    Histograms are sparse, in the representation of :mod:`anonsql.privacy.histograms` (read
+    them through its functions); a dense 2D array given here is converted.
     """
 
     counts: IntArray
-    histograms: dict[str, IntArray] = field(default_factory=dict)
+    histograms: dict[str, Histogram] = field(default_factory=dict)
     global_counts: dict[str, IntArray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.histograms = {c: hist.as_histogram(h) for c, h in self.histograms.items()}
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -57,7 +65,7 @@ class PartStats:
         """The sub-batch selected by ``index`` (a boolean mask or integer positions)."""
         return PartStats(
             counts=self.counts[index],
-            histograms={c: h[index] for c, h in self.histograms.items()},
+            histograms={c: hist.take(h, index) for c, h in self.histograms.items()},
             global_counts=self.global_counts,
         )
 
@@ -92,6 +100,10 @@ class PrivacyModel(ABC):
     name: ClassVar[str]
     Params: ClassVar[type[ParamsBase]]
     needs_sensitive: ClassVar[bool] = False
+    #: Whether the violation query needs a column linking the rows of one person.
+    needs_person: ClassVar[bool] = False
+    #: Whether the model counts persons (1:M data) rather than rows.
+    person_level: ClassVar[bool] = False
     monotonic: ClassVar[bool] = True
     #: Whether the model still holds, as checked, after rows are suppressed during the search.
     supports_suppression: ClassVar[bool] = True
@@ -138,12 +150,19 @@ class PrivacyModel(ABC):
 
     @abstractmethod
     def violations_sql(
-        self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]
+        self,
+        renderer: SqlRenderer,
+        relation: Relation,
+        qids: Sequence[str],
+        *,
+        person: str | None = None,
     ) -> str:
         """A query returning one row per equivalence class of ``relation`` that violates the model.
 
         Classes are the groups of rows with equal values in ``qids``. The rows carry the class's
-        size and the statistic that failed, so an analyst can see why.
+        size and the statistic that failed, so an analyst can see why. ``person`` names a column
+        linking the rows of one person (1:M data); the models of
+        :mod:`anonsql.privacy.one_to_many` count in persons, the record-level models ignore it.
         """
 
     def describe(self) -> str:

@@ -16,17 +16,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 from pydantic import Field
 
 from anonsql.errors import SpecError
-from anonsql.privacy.base import EPSILON, BoolArray, DataProfile, FloatArray, IntArray, PartStats
-from anonsql.privacy.sensitive import (
-    SensitiveModel,
-    SensitiveParams,
-    distinct_values,
-    distributions,
-)
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import EPSILON, BoolArray, DataProfile, PartStats
+from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 REFERENCE = (
     "A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam, l-Diversity: Privacy "
@@ -90,7 +85,7 @@ class DistinctLDiversity(LDiversity):
         return int(self.ell)
 
     def holds(self, parts: PartStats) -> BoolArray:
-        return distinct_values(self.histogram(parts)) >= self.ell
+        return hist.distinct_per_row(self.histogram(parts)) >= self.ell
 
 
 class EntropyLDiversity(LDiversity):
@@ -113,10 +108,9 @@ class EntropyLDiversity(LDiversity):
         return m if math.log(m) >= self.min_entropy else m + 1
 
     def holds(self, parts: PartStats) -> BoolArray:
-        shares, sizes = distributions(self.histogram(parts))
-        logs = np.log(np.where(shares > 0, shares, 1.0))
-        entropy: FloatArray = -(shares * logs).sum(axis=1)
-        return (sizes > 0) & (entropy >= self.min_entropy)
+        histogram = self.histogram(parts)
+        entropy = hist.entropy(histogram)
+        return (hist.row_sums(histogram) > 0) & (entropy >= self.min_entropy)
 
 
 class RecursiveCLDiversity(LDiversity):
@@ -148,9 +142,7 @@ class RecursiveCLDiversity(LDiversity):
     def holds(self, parts: PartStats) -> BoolArray:
         histogram = self.histogram(parts)
         ell = int(self.ell)
-        ranked = -np.sort(-histogram, axis=1)
-        top: IntArray = ranked[:, :1].sum(axis=1)
-        tail: IntArray = ranked[:, ell - 1 :].sum(axis=1)
+        top, tail = hist.recursive_terms(histogram, ell)
         # The slack makes an exact tie r1 = c * tail a violation despite rounding in c * tail.
         below = top < (self.c - EPSILON) * tail
-        return (distinct_values(histogram) >= ell) & below
+        return (hist.distinct_per_row(histogram) >= ell) & below

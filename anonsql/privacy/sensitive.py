@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from pydantic import Field
 
-from anonsql.privacy.base import EPSILON, FloatArray, IntArray, Params, PartStats, PrivacyModel
-from anonsql.sql import SqlRenderer, TableName
+from anonsql.privacy.base import EPSILON, Params, PartStats, PrivacyModel
+from anonsql.privacy.histograms import Histogram
+from anonsql.sql import Relation, SqlRenderer
 
 
 class SensitiveParams(Params):
@@ -30,15 +30,21 @@ class SensitiveModel(PrivacyModel):
         assert isinstance(self.params, SensitiveParams)
         return self.params.column
 
-    def histogram(self, parts: PartStats) -> IntArray:
-        """Per-part counts of each sensitive value code, shape (parts, values)."""
+    def histogram(self, parts: PartStats) -> Histogram:
+        """Per-part counts of each sensitive value code, shape (parts, values), sparse (read it
+        with :mod:`anonsql.privacy.histograms`; NULL is one of the codes)."""
         return parts.histograms[self.column]
 
     def template_params(self) -> dict[str, Any]:
         return {}
 
     def violations_sql(
-        self, renderer: SqlRenderer, relation: TableName, qids: Sequence[str]
+        self,
+        renderer: SqlRenderer,
+        relation: Relation,
+        qids: Sequence[str],
+        *,
+        person: str | None = None,
     ) -> str:
         return renderer.render(
             f"privacy/{self.name}",
@@ -48,21 +54,3 @@ class SensitiveModel(PrivacyModel):
             epsilon=EPSILON,
             **self.template_params(),
         )
-
-
-def distributions(histogram: IntArray) -> tuple[FloatArray, IntArray]:
-    """Row-normalized histograms (all zeros for empty parts) and the parts' sizes."""
-    sizes: IntArray = histogram.sum(axis=1)
-    shares: FloatArray = np.divide(
-        histogram,
-        sizes[:, None],
-        out=np.zeros(histogram.shape, dtype=np.float64),
-        where=sizes[:, None] > 0,
-    )
-    return shares, sizes
-
-
-def distinct_values(histogram: IntArray) -> IntArray:
-    """How many distinct sensitive values each part holds."""
-    counts: IntArray = np.count_nonzero(histogram, axis=1)
-    return counts

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import Field
 
 from anonsql.errors import SpecError
-from anonsql.privacy.base import EPSILON, BoolArray, FloatArray, PartStats
-from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams, distributions
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 
 class TClosenessParams(SensitiveParams):
@@ -34,7 +34,8 @@ class TCloseness(SensitiveModel):
     ``EMD = 1/(m-1) * sum_i |sum_(j<=i) (p_j - q_j)|``. A class violates the model when
     ``EMD > t`` (with :data:`EPSILON` of rounding slack).
 
-    The SQL check of the ordered distance builds one row per class and domain value.
+    The SQL check of the ordered distance builds one row per class and domain value; the
+    predicate densifies a bounded batch of classes at a time for it (time: classes x domain).
 
     Q is the distribution of the relation being checked. Suppressing rows would change Q after
     the search decided with the source's, so the model refuses a non-zero suppression limit;
@@ -68,15 +69,10 @@ class TCloseness(SensitiveModel):
         return {"t": self.t, "distance": self.distance}
 
     def holds(self, parts: PartStats) -> BoolArray:
-        shares, sizes = distributions(self.histogram(parts))
+        histogram = self.histogram(parts)
         totals = parts.global_counts[self.column]
-        overall = totals / totals.sum()
-        diff = shares - overall
-        values = overall.shape[0]
         if self.distance == "equal":
-            emd: FloatArray = 0.5 * np.abs(diff).sum(axis=1)
-        elif values > 1:
-            emd = np.abs(np.cumsum(diff, axis=1)).sum(axis=1) / (values - 1)
+            emd = hist.emd_equal(histogram, totals)
         else:
-            emd = np.zeros(len(parts))
-        return (sizes > 0) & (emd <= self.t + EPSILON)
+            emd = hist.emd_ordered(histogram, totals)
+        return (hist.row_sums(histogram) > 0) & (emd <= self.t + EPSILON)
