@@ -105,6 +105,11 @@ def parse_model(text: str) -> dict[str, Any]:
     multiple=True,
     help="A privacy model, e.g. k_anonymity:k=10 or distinct_l_diversity:column=occupation,l=3.",
 )
+@click.option(
+    "--person",
+    help="The column linking the rows of one person (1:M data); person-level models count "
+    "persons and build each person's SA fingerprint from their rows.",
+)
 @handle_errors
 def check(
     spec: Path | None,
@@ -113,11 +118,13 @@ def check(
     relation: str | None,
     qids: tuple[str, ...],
     models: tuple[str, ...],
+    person: str | None,
 ) -> None:
     """Check a relation against privacy models; exit 4 if any class violates one.
 
     With SPEC, re-checks the output SPEC published, against the models in its certificate.
-    Otherwise give --database, --relation, --qid (repeat) and --model (repeat).
+    Otherwise give --database, --relation, --qid (repeat) and --model (repeat), and --person
+    for data with several rows per person.
     """
     if spec is not None:
         s = api.as_spec(spec)
@@ -132,7 +139,9 @@ def check(
                 "give SPEC, or --database, --relation, --qid and --model",
             )
         with connect(engine_name, database=database) as engine:
-            result = api.check(engine, relation, list(qids), [parse_model(m) for m in models])
+            result = api.check(
+                engine, relation, list(qids), [parse_model(m) for m in models], person=person
+            )
     print_check(result)
     if not result.holds:
         sys.exit(4)
@@ -262,14 +271,28 @@ def print_result(result: PublishResult) -> None:
     table.add_row("published rows", str(cert["published_rows"]))
     table.add_row("suppressed rows", str(cert["suppressed_rows"]))
     table.add_row("equivalence classes", str(cert["classes"]))
-    table.add_row("NCP (GCP)", f"{cert['ncp_percent']:.2f} %")
+    person = api.person_level(cert)
+    if person is None:
+        table.add_row("NCP (GCP)", f"{cert['ncp_percent']:.2f} %")
+    else:
+        table.add_row("persons", str(person["persons"]))
+        if person["fingerprint_buckets"] is not None:
+            table.add_row("SA-fingerprint buckets", str(person["fingerprint_buckets"]))
+        table.add_row("QID-NCP (per person)", f"{cert['ncp_percent']:.2f} %")
+        sa_ncp = [m.value for m in result.metrics if m.name == "sa_ncp"]
+        if sa_ncp:
+            table.add_row("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %")
     table.add_row("rounds / statements", f"{result.summary.rounds} / {result.summary.statements}")
     table.add_row("time", f"{cert['seconds']:.2f} s")
     names = result.names
     table.add_row(
         "also published",
         ", ".join(
-            str(names.companion(k)) for k in ("recoding", "classes", "certificate", "metrics")
+            str(names.companion(k))
+            for k in (
+                ("recoding",) if person is None else ("by_person", "fingerprints", "person_map")
+            )
+            + ("classes", "certificate", "metrics")
         ),
     )
     out.print(table)
@@ -288,7 +311,7 @@ def show_sample(engine: Engine, result: PublishResult, columns: list[str]) -> No
 def print_check(result: CheckResult) -> None:
     table = Table(title=f"privacy check of {result.relation}")
     table.add_column("model")
-    table.add_column("violating classes", justify="right")
+    table.add_column("violations", justify="right")
     for model, count in result.violations.items():
         table.add_row(model, str(count))
     out.print(table)

@@ -129,20 +129,27 @@ def write_hierarchies(folder: Path) -> dict[str, str]:
     return paths
 
 
-def load_table_1a(engine: Engine, table: TableName = TableName("visits", "main")) -> TableName:
-    engine.load_arrow(
-        table,
-        pa.table(
-            {
-                "name": [r[0] for r in TABLE_1A],
-                "pid": pa.array([r[1] for r in TABLE_1A], pa.int64()),
-                "age": pa.array([r[2] for r in TABLE_1A], pa.int64()),
-                "gender": [r[3] for r in TABLE_1A],
-                "zip": pa.array([r[4] for r in TABLE_1A], pa.int64()),
-                "disease": [r[5] for r in TABLE_1A],
-            }
-        ),
+def table_1a(rows: list[tuple[Any, ...]] | None = None) -> pa.Table:
+    """Table 1(a) (or rows of its shape) as an Arrow table."""
+    rows = TABLE_1A if rows is None else rows
+    return pa.table(
+        {
+            "name": [r[0] for r in rows],
+            "pid": pa.array([r[1] for r in rows], pa.int64()),
+            "age": pa.array([r[2] for r in rows], pa.int64()),
+            "gender": [r[3] for r in rows],
+            "zip": pa.array([r[4] for r in rows], pa.int64()),
+            "disease": [r[5] for r in rows],
+        }
     )
+
+
+def load_table_1a(
+    engine: Engine,
+    table: TableName = TableName("visits", "main"),
+    rows: list[tuple[Any, ...]] | None = None,
+) -> TableName:
+    engine.load_arrow(table, table_1a(rows))
     return table
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from helpers import snapshot, work_schemas
-from one_to_many_fixtures import TABLE_1A, example_spec, load_table_1a
+from one_to_many_fixtures import TABLE_1A, example_spec, load_table_1a, table_1a
 
 from anonsql import api
 from anonsql.engines import DuckDBEngine, Engine
@@ -108,19 +108,6 @@ def test_bad_declarations(
         assert work_schemas(engine) == []
 
 
-def _table(rows: list[tuple[Any, ...]]) -> pa.Table:
-    return pa.table(
-        {
-            "name": [r[0] for r in rows],
-            "pid": pa.array([r[1] for r in rows], pa.int64()),
-            "age": pa.array([r[2] for r in rows], pa.int64()),
-            "gender": [r[3] for r in rows],
-            "zip": pa.array([r[4] for r in rows], pa.int64()),
-            "disease": [r[5] for r in rows],
-        }
-    )
-
-
 @pytest.mark.parametrize(
     ("change", "key", "problem"),
     [
@@ -136,7 +123,7 @@ def test_bad_data(
     columns = ["name", "pid", "age", "gender", "zip", "disease"]
     for column, value in change.items():
         rows[4][columns.index(column)] = value
-    engine.load_arrow(SOURCE, _table([tuple(r) for r in rows]))
+    load_table_1a(engine, rows=[tuple(r) for r in rows])
     with pytest.raises(SpecError) as err:
         api.run(example_spec(tmp_path), engine=engine)
     assert err.value.key == key and problem in str(err.value)
@@ -153,7 +140,7 @@ def test_hostile_names(engine: Engine, tmp_path: Path) -> None:
         "zip": "person",
         "disease": "fp",
     }
-    table = _table(TABLE_1A).rename_columns(
+    table = table_1a().rename_columns(
         ["name", *(names[c] for c in ("pid", "age", "gender", "zip", "disease"))]
     )
     engine.load_arrow(SOURCE, table)

@@ -106,6 +106,10 @@ def test_partition_and_mondrian_reproduce_table_2b(engine: Engine, tmp_path: Pat
     assert result.metric("classes") == 2
     person = json.loads(result.certificate["person_level"])
     assert person["persons"] == 6 and person["fingerprint_buckets"] == 3
+    recomputed = {(m.name, m.attribute): m.value for m in api.metrics(engine, OUT)}
+    assert recomputed == {(m.name, m.attribute): m.value for m in result.metrics}
+    with pytest.raises(SpecError, match="1:M release"):
+        api.query_accuracy(engine, OUT)
     # the row-level view: every source row, its item generalized within the person's bucket
     rows = engine.query("select_all", relation=OUT)
     assert len(rows) == len(TABLE_1A)
@@ -254,19 +258,7 @@ def test_varying_qids_refused_or_resolved(engine: Engine, tmp_path: Path) -> Non
     values shown); with most_frequent, the person's majority vector stands for all rows."""
     mutated = [list(r) for r in TABLE_1A]
     mutated[2][2] = 19  # Bob's third row
-    engine.load_arrow(
-        TableName("visits", "main"),
-        pa.table(
-            {
-                "name": [r[0] for r in mutated],
-                "pid": pa.array([r[1] for r in mutated], pa.int64()),
-                "age": pa.array([r[2] for r in mutated], pa.int64()),
-                "gender": [r[3] for r in mutated],
-                "zip": pa.array([r[4] for r in mutated], pa.int64()),
-                "disease": [r[5] for r in mutated],
-            }
-        ),
-    )
+    load_table_1a(engine, rows=[tuple(r) for r in mutated])
     with pytest.raises(SpecError, match="1 persons have rows with different") as err:
         api.run(example_spec(tmp_path), engine=engine)
     assert "19" not in str(err.value) and "18" not in str(err.value)

@@ -69,7 +69,6 @@ def plan_round(
     expanded, whether the target or the leftover is finished) and the next free id.
     """
     frame = sizes.sort_values(["bucket", "subset"], kind="stable").reset_index(drop=True)
-    frame["subset"] = frame["subset"].astype(str)
     n = frame["n"].to_numpy(np.int64)
     small = n < k
     leftover = (
@@ -124,8 +123,7 @@ def _top_up(
     taken_count = np.zeros(len(frame), np.int64)
     taken_ig = np.zeros(len(frame), np.int64)
     if donors is not None and len(donors):
-        offered = donors.assign(subset=donors["subset"].astype(str))
-        offered = offered[offered["bucket"].isin(need.index)]
+        offered = donors[donors["bucket"].isin(need.index)]
         offered = offered.sort_values(["bucket", "ig", "subset", "seq"], kind="stable")
         rank = offered.groupby("bucket", sort=False).cumcount().to_numpy()
         offered = offered[rank < need.reindex(offered["bucket"]).to_numpy()]
@@ -168,7 +166,7 @@ def donor_limits(sizes: pd.DataFrame, k: int) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "bucket": bucket[donor],
-            "subset": sizes["subset"].astype(str).to_numpy()[donor],
+            "subset": sizes["subset"].to_numpy()[donor],
             "limit_rows": np.minimum(n - k, need)[donor],
         }
     )
@@ -183,6 +181,10 @@ class FingerprintPartition:
         self.job = job
         self.k = k
         self.progress = progress
+        hierarchy = job.person.hierarchy if job.person else None
+        assert hierarchy is not None
+        # a sub-bucket's key: a bit mask of child positions while they fit in a BIGINT
+        self.bitmask = max(len(n.children) for n in hierarchy.nodes) <= 62
         names = (
             "items",
             "items_next",
@@ -233,6 +235,7 @@ class FingerprintPartition:
             e.run(
                 "partition/subsets",
                 target=t["fp_subsets"],
+                bitmask=self.bitmask,
                 items=t["items"],
                 members=t["fp_members"],
                 pick=t["fp_pick"],

@@ -391,7 +391,21 @@ def _read_release(
         )
     _check_bins(bins, widths)
 
-    source = TableName.parse(str(certificate["source"]))
+    if json.loads(str(certificate.get("person_level") or "null")) is not None:
+        raise SpecError(
+            "output",
+            f"{output} is a 1:M release (several rows per person); the query workload counts "
+            "one row per individual",
+            "measure a release of one row per individual",
+        )
+    try:
+        source = TableName.parse(str(certificate["source"]))
+    except ValueError:
+        raise SpecError(
+            "source",
+            f"the source of {output} joins several tables; the workload reads one source table",
+            "publish from a view over the join to measure query accuracy",
+        ) from None
     source_catalog = engine.columns(source)
     if source_catalog is None:
         raise SpecError(

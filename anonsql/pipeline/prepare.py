@@ -333,22 +333,27 @@ def ancestors_table(dims: list[Dimension]) -> pa.Table:
 
 
 def hierarchy_ancestors(h: Hierarchy | None) -> pa.Table:
-    """(leaf_rank, depth, node_id): each leaf's ancestors below the root, the leaf included."""
+    """(leaf_rank, depth, node_id, ordinal): each leaf's ancestors below the root, the leaf
+    included; ``ordinal`` is the ancestor's position among its parent's children."""
     leaf_col: list[int] = []
     depth_col: list[int] = []
     node_col: list[int] = []
+    ordinal_col: list[int] = []
     for rank in range(h.leaf_count if h is not None else 0):
         assert h is not None
         node = h.leaf_node(rank)
         while node.parent is not None:
+            parent = h.nodes[node.parent]
             leaf_col.append(rank)
             depth_col.append(node.depth)
             node_col.append(node.id)
-            node = h.nodes[node.parent]
+            ordinal_col.append(parent.children.index(node.id))
+            node = parent
     return pa.table(
         {
             "leaf_rank": pa.array(leaf_col, pa.int32()),
             "depth": pa.array(depth_col, pa.int32()),
             "node_id": pa.array(node_col, pa.int32()),
+            "ordinal": pa.array(ordinal_col, pa.int32()),
         }
     )

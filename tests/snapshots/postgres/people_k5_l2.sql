@@ -8,8 +8,8 @@ CREATE TABLE "anonsql_work_RUN"."nodes1" ("node_id" INT, "label" TEXT, "depth" I
 COPY "anonsql_work_RUN"."nodes1" ("node_id", "label", "depth", "parent_id", "first_leaf", "last_leaf", "leaf_count", "ncp") FROM STDIN;
 ANALYZE "anonsql_work_RUN"."nodes1";
 SELECT COUNT(*) AS uncovered_rows, COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values FROM (SELECT CAST("city" AS TEXT) AS value FROM "main"."people" AS s) AS src WHERE NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value);
-CREATE TABLE "anonsql_work_RUN"."ancestors" ("dim" INT, "leaf_rank" INT, "depth" INT, "node_id" INT);
-COPY "anonsql_work_RUN"."ancestors" ("dim", "leaf_rank", "depth", "node_id") FROM STDIN;
+CREATE TABLE "anonsql_work_RUN"."ancestors" ("dim" INT, "leaf_rank" INT, "depth" INT, "node_id" INT, "ordinal" INT);
+COPY "anonsql_work_RUN"."ancestors" ("dim", "leaf_rank", "depth", "node_id", "ordinal") FROM STDIN;
 ANALYZE "anonsql_work_RUN"."ancestors";
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows" AS SELECT CAST(0 AS BIGINT) AS pid, src."age" AS "q0", "l1".leaf_rank AS "q1", src."income" AS "q2", CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0" FROM "main"."people" AS src JOIN "anonsql_work_RUN"."leaves1" AS "l1" ON "l1".value = CAST(src."city" AS TEXT);
 SELECT "s0" AS code, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" GROUP BY "s0" ORDER BY code;
