@@ -232,6 +232,9 @@ class FingerprintPartition:
                 nodes=t["sa_nodes"],
                 tried=t["fp_tried"],
             )
+            # fresh planner statistics of the tables just built (PostgreSQL otherwise plans
+            # nested loops over them; a no-op on DuckDB)
+            e.analyze(t["fp_pick"])
             e.run(
                 "partition/subsets",
                 target=t["fp_subsets"],
@@ -243,7 +246,10 @@ class FingerprintPartition:
             )
             sizes = e.query_arrow("partition/sizes", subsets=t["fp_subsets"]).to_pandas()
             next_id = self._decide(sizes, next_id)
+            e.analyze(t["fp_subsets"])
             e.run("partition/rewrite", **self._rewrite_tables())
+            e.analyze(t["items"])
+            e.analyze(t["fp_members"])
             for name in ("fp_pick", "fp_subsets", "fp_decisions"):
                 e.drop(t[name])
             rounds += 1

@@ -330,6 +330,7 @@ class _MondrianRun:
             payload=self.payload,
             window=window,
         )
+        e.analyze(t["rows"])
 
 
 __all__ = ["Dimension", "Mondrian", "MondrianOptions"]
