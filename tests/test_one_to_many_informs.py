@@ -163,7 +163,7 @@ def test_kl_diversity_on_informs(
     assert measured["k"] >= l and measured["l"] >= l
     # utility against the research implementation on the same subset
     assert result.metric("ncp") < RESEARCH_QID_NCP[k]
-    assert result.metric("sa_ncp") <= RESEARCH_SA_NCP[k] + 0.05
+    assert round(result.metric("sa_ncp"), 2) <= RESEARCH_SA_NCP[k]
 
 
 def test_informs_same_release_on_postgres(informs: DuckDBEngine, engine: Engine) -> None:

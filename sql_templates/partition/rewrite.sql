@@ -2,8 +2,7 @@
   Apply a round's decisions. Each member of a split bucket goes to its sub-bucket's target, or
   (the first ``moved`` of a donor, least gain first) to the leftover, which keeps the bucket's
   id and its generalization; members of kept sub-buckets have the expanded node's items
-  re-generalized to the covering child. Buckets without a pick, and leftovers that cannot be
-  split again, are done.
+  re-generalized to the covering child. Buckets without a pick are done.
 #}
 CREATE {{ working_table }}TABLE {{ assign | qname }} AS
 SELECT
@@ -11,7 +10,7 @@ SELECT
   s.bucket,
   CASE WHEN s.seq <= d.moved THEN s.bucket ELSE d.target END AS new_bucket,
   CASE WHEN s.seq <= d.moved THEN FALSE ELSE d.expand END AS expand,
-  CASE WHEN s.seq <= d.moved THEN d.leftover_done ELSE d.target_done END AS done
+  FALSE AS done
 FROM (
   SELECT person, bucket, subset,
     ROW_NUMBER() OVER (PARTITION BY bucket, subset ORDER BY ig, person) AS seq
