@@ -266,3 +266,20 @@ def test_varying_qids_refused_or_resolved(engine: Engine, tmp_path: Path) -> Non
     assert json.loads(result.certificate["person_level"])["persons_with_varying_qids"] == 1
     assert Counter(by_person(engine)) == Counter(TABLE_2B)
     assert api.check_output(engine, OUT).holds
+
+
+def test_persons_counted_without_fingerprints(engine: Engine, tmp_path: Path) -> None:
+    """person_k_anonymity alone: classes of k persons, the sensitive column published as it
+    is (no model protects it), the person-level view without a fingerprint list."""
+    load_table_1a(engine)
+    spec = example_spec(tmp_path, privacy=[{"person_k_anonymity": {"k": 3}}])
+    spec["columns"]["disease"] = {"role": "sensitive"}
+    result = api.run(spec, engine=engine)
+    rows = engine.query("select_all", relation=OUT)
+    assert sorted(r[4] for r in rows) == sorted(r[5] for r in TABLE_1A)
+    persons = engine.query("select_all", relation=TableName("visits__by_person", "anon"))
+    assert len(persons) == 6 and len(persons[0]) == 4
+    assert min(Counter((p[1], p[2], p[3]) for p in persons).values()) >= 3
+    assert result.metric("classes") == 2
+    assert not [m for m in result.metrics if m.name == "sa_ncp"]
+    assert api.check_output(engine, OUT).holds
