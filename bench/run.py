@@ -53,6 +53,9 @@ def one_to_many_lines(quick: bool) -> list[str]:
     lines = [
         ONE_TO_MANY_HEADING,
         "",
+        f"Produced by `python bench/run.py{' --quick' if quick else ''}` (or `--only-1m`, which",
+        f"re-runs only these sections) on {dt.date.today().isoformat()}.",
+        "",
         "INFORMS 2005 (`examples/informs.yaml`: conditions joined to demographics by anonsql,",
         "104,855 rows, 26,854 persons; QIDs DOBMM, DOBYY, RACEX, EDUCYEAR, income; SA ICD9CODX with",
         "the fan-out-5 `even` hierarchy), `kl_diversity` with l = 5. QID-NCP over persons",

@@ -21,7 +21,7 @@ from typing import Any
 from anonsql.algorithms.base import PartitionSummary
 from anonsql.engines import Engine
 from anonsql.errors import VerificationError
-from anonsql.pipeline.job import Job
+from anonsql.pipeline.job import Job, PersonLink
 from anonsql.pipeline.prepare import GENERALIZED_SUFFIX
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import CheckResult, check_relation
@@ -140,7 +140,7 @@ class PersonLayout(Layout):
     granted = (*SHARED_GRANTED, "by_person", "fingerprints")
 
     @property
-    def link(self) -> Any:
+    def link(self) -> PersonLink:
         assert self.job.person is not None
         return self.job.person
 
@@ -240,7 +240,7 @@ class PersonLayout(Layout):
         return names.by_person
 
     def individuals(self) -> int:
-        return int(self.link.persons)
+        return self.link.persons
 
     def class_sensitive(self) -> list[str]:
         return [self.link.sensitive] if self.link.sensitive else []
