@@ -1,6 +1,6 @@
 """Run the benchmark suite and write BENCHMARKS.md.
 
-    python bench/run.py              # everything (about 35 minutes on 2 cores)
+    python bench/run.py              # everything (about 16 minutes on 2 cores)
     python bench/run.py --quick      # Adult and 1e5 only
     python bench/run.py --only-1m    # re-run the 1:M sections, keeping the others as they are
 

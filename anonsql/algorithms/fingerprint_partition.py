@@ -235,9 +235,9 @@ class FingerprintPartition:
                 pick=t["fp_pick"],
                 ancestors=t["sa_ancestors"],
             )
+            e.analyze(t["fp_subsets"])
             sizes = e.query_arrow("partition/sizes", subsets=t["fp_subsets"]).to_pandas()
             next_id = self._decide(sizes, next_id)
-            e.analyze(t["fp_subsets"])
             e.run("partition/rewrite", **self._rewrite_tables())
             e.analyze(t["items"])
             e.analyze(t["fp_members"])
