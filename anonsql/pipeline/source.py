@@ -43,9 +43,6 @@ class Source:
     columns: list[ColumnInfo]
     tables: list[TableName]
 
-    def column(self, name: str) -> ColumnInfo:
-        return next(c for c in self.columns if c.name == name)
-
 
 def resolve_source(spec: Spec, engine: Engine) -> Source:
     """Resolve ``spec.source`` and ``spec.join`` against the catalog."""
