@@ -1,0 +1,226 @@
+"""Fingerprints of every release on the Adult and INFORMS grids, to prove a refactoring changed
+no published output, metric or certificate.
+
+    python bench/release_fingerprints.py --write before.json        # on the old code
+    python bench/release_fingerprints.py --compare before.json      # on the new code
+
+For each configuration (algorithm, models, suppression, engine) it runs anonsql, then hashes
+the sorted rows of every relation the release published (the main view, and for 1:M data the
+person-level view) and of its classes, metrics, attributes and hierarchy nodes, plus the
+certificate without its run-specific fields (run id, time stamps, seconds, version). Exit code
+1 when a comparison finds a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import yaml
+
+from anonsql import api
+from anonsql.demo import adult_spec, load_adult, load_informs
+from anonsql.engines import DuckDBEngine, Engine
+from anonsql.sql import TableName
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Certificate fields that differ from run to run by nature.
+VOLATILE = {"run_id", "created_at", "seconds", "anonsql_version"}
+#: Relations of a release whose rows are fingerprinted (those that exist).
+RELATIONS = ("", "__by_person", "__classes", "__metrics", "__attributes", "__hierarchy_nodes")
+
+
+def _adult(k: int, **changes: Any) -> dict[str, Any]:
+    spec = adult_spec(":memory:", k=k)
+    del spec["database"]
+    spec.update(changes)
+    return spec
+
+
+def _adult_sa(k: int, models: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
+    spec = _adult(k, **changes)
+    spec["privacy"] = [{"k_anonymity": {"k": k}}, *models]
+    return spec
+
+
+def _informs(k: int, l: int, models: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    spec = yaml.safe_load((ROOT / "examples" / "informs.yaml").read_text(encoding="utf-8"))
+    del spec["database"]
+    spec["privacy"] = models or [{"kl_diversity": {"column": "ICD9CODX", "k": k, "l": l}}]
+    return dict(spec)
+
+
+def grid() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
+    """Configuration name -> (data set, spec factory)."""
+    configs: dict[str, tuple[str, Callable[[], dict[str, Any]]]] = {}
+    for k in (2, 5, 10, 25, 50, 100):
+        configs[f"adult mondrian k={k}"] = ("adult", lambda k=k: _adult(k))
+    for limit in (0.01, 0.05):
+        configs[f"adult mondrian k=10 suppression={limit}"] = (
+            "adult",
+            lambda limit=limit: _adult(10, suppression_limit=limit),
+        )
+    configs["adult mondrian k=10 strict"] = (
+        "adult",
+        lambda: _adult(10, algorithm={"mondrian": {"categorical_split": "strict"}}),
+    )
+    configs["adult mondrian k=10 window=50"] = (
+        "adult",
+        lambda: _adult(10, algorithm={"mondrian": {"max_partitions_per_round": 50}}),
+    )
+    sa_models: dict[str, list[dict[str, Any]]] = {
+        "distinct l=2": [{"distinct_l_diversity": {"column": "class", "l": 2}}],
+        "entropy l=1.5": [{"entropy_l_diversity": {"column": "class", "l": 1.5}}],
+        "recursive c=4 l=2": [{"recursive_cl_diversity": {"column": "class", "c": 4, "l": 2}}],
+        "t-closeness t=0.2": [{"t_closeness": {"column": "class", "t": 0.2}}],
+        "t-closeness ordered hours t=0.3": [
+            {"t_closeness": {"column": "hours_per_week", "t": 0.3, "distance": "ordered"}}
+        ],
+    }
+    for label, models in sa_models.items():
+        configs[f"adult mondrian k=5 {label}"] = (
+            "adult",
+            lambda models=models, label=label: _adult_sa(
+                5,
+                models,
+                columns={
+                    **_adult(5)["columns"],
+                    **(
+                        {"hours_per_week": {"role": "sensitive"}}
+                        if "hours" in label
+                        else {}
+                    ),
+                },
+            ),
+        )
+    for algorithm in ("hilbert", "idistance"):
+        for k in (5, 25):
+            configs[f"adult {algorithm} k={k}"] = (
+                "adult",
+                lambda k=k, algorithm=algorithm: _adult(k, algorithm=algorithm),
+            )
+    configs["adult hilbert k=5 distinct l=2"] = (
+        "adult",
+        lambda: _adult_sa(
+            5, [{"distinct_l_diversity": {"column": "class", "l": 2}}], algorithm="hilbert"
+        ),
+    )
+    for k in (2, 10, 100):
+        configs[f"informs one_to_many k={k} l=5"] = ("informs", lambda k=k: _informs(k, 5))
+    configs["informs person_k_anonymity k=10"] = (
+        "informs",
+        lambda: _informs(10, 1, [{"person_k_anonymity": {"k": 10}}]),
+    )
+    return configs
+
+
+def _rows_hash(engine: Engine, relation: TableName) -> str | None:
+    if not engine.exists(relation):
+        return None
+    rows = sorted(repr(r) for r in engine.query("select_all", relation=relation))
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
+
+
+def fingerprint(engine: Engine, output: TableName) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for suffix in RELATIONS:
+        found[suffix or "main"] = _rows_hash(engine, output.with_name(output.name + suffix))
+    certificate = engine.query_arrow(
+        "select_all", relation=output.with_name(output.name + "__certificate")
+    ).to_pylist()[0]
+    found["certificate"] = {k: v for k, v in sorted(certificate.items()) if k not in VOLATILE}
+    return found
+
+
+def engines(names: list[str]) -> Iterator[tuple[str, Callable[[], Engine], Callable[[], None]]]:
+    for name in names:
+        if name == "duckdb":
+            yield name, lambda: DuckDBEngine(":memory:"), lambda: None
+        else:
+            from pg_server import start_server
+
+            from anonsql.engines import PostgresEngine
+
+            server = start_server()
+            counter = iter(range(1_000_000))
+
+            def open_pg(server: Any = server, counter: Any = counter) -> Engine:
+                import psycopg
+
+                name = f"fp{next(counter)}"
+                with psycopg.connect(server.dsn, autocommit=True) as admin:
+                    admin.execute(f'CREATE DATABASE "{name}"')
+                engine = PostgresEngine(server.dsn_for(name))
+                engine.create_schema("main")
+                return engine
+
+            yield name, open_pg, server.stop
+
+
+def compute(engine_names: list[str], only: str | None) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    configs = grid()
+    for engine_name, open_engine, stop in engines(engine_names):
+        loaded: dict[str, Engine] = {}
+        try:
+            for name, (data, make) in configs.items():
+                if only and only not in name:
+                    continue
+                if engine_name != "duckdb" and not any(
+                    s in name for s in ("k=10", "t-closeness t=0.2", "hilbert k=5")
+                ):
+                    continue
+                if data not in loaded:
+                    engine = open_engine()
+                    load_adult(engine) if data == "adult" else load_informs(engine)
+                    loaded[data] = engine
+                engine = loaded[data]
+                spec = make()
+                started = time.perf_counter()
+                result = api.run(spec, engine=engine)
+                key = f"{engine_name}: {name}"
+                results[key] = fingerprint(engine, result.names.main)
+                print(f"{key}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        finally:
+            for engine in loaded.values():
+                engine.close()
+            stop()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--write", type=Path)
+    parser.add_argument("--compare", type=Path)
+    parser.add_argument("--engines", default="duckdb,postgres")
+    parser.add_argument("--only", help="run only configurations whose name contains this")
+    args = parser.parse_args()
+    results = compute(args.engines.split(","), args.only)
+    if args.write:
+        args.write.write_text(json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    if args.compare:
+        before = json.loads(args.compare.read_text())
+        now = json.loads(json.dumps(results, default=str))
+        differ = [k for k in now if k in before and before[k] != now[k]]
+        missing = [k for k in before if k not in now]
+        for key in differ:
+            for part in now[key]:
+                if before[key].get(part) != now[key][part]:
+                    print(f"DIFFERENT {key}: {part}")
+        print(
+            f"{len(now)} releases compared: {len(now) - len(differ)} identical, "
+            f"{len(differ)} different, {len(missing)} not run"
+        )
+        sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
