@@ -1,0 +1,124 @@
+"""Where the relations of a personalized release live: working tables and published targets.
+
+Working tables hold original values (row keys, raw sensitive values, the true links between a
+row's group and its bucket cells) and stay in the run's private working schema. The published
+targets are given by the caller, so the integrator places them (schema, names, grants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from anonsql.personalized.config import PersonalizedConfig
+from anonsql.sql import TableName
+
+
+@dataclass(frozen=True)
+class WorkTables:
+    """The working tables of one run, in ``schema`` with names starting ``prefix``."""
+
+    schema: str
+    prefix: str = "pz_"
+
+    def table(self, name: str) -> TableName:
+        return TableName(self.prefix + name, self.schema)
+
+    @property
+    def labels(self) -> TableName:
+        return self.table("labels")
+
+    @property
+    def rows(self) -> TableName:
+        """rid, q<i> (QIDs), s<a> (label node), r<a> (leaf rank), x<a>/w<a> (numeric SAs)."""
+        return self.table("rows")
+
+    @property
+    def blocks(self) -> TableName:
+        return self.table("blocks")
+
+    @property
+    def starts(self) -> TableName:
+        return self.table("starts")
+
+    @property
+    def members(self) -> TableName:
+        """rid -> group_id."""
+        return self.table("members")
+
+    @property
+    def row_values(self) -> TableName:
+        """rid, attr (QID number), value (text)."""
+        return self.table("row_values")
+
+    def cells(self, version: int) -> TableName:
+        """Bucket cells after ``version`` rounds of taxonomy climbing."""
+        return self.table(f"cells_{version}")
+
+    @property
+    def slots(self) -> TableName:
+        """The final cells with their published slot."""
+        return self.table("slots")
+
+    @property
+    def queries(self) -> TableName:
+        return self.table("queries")
+
+    @property
+    def predicates(self) -> TableName:
+        return self.table("predicates")
+
+    def all(self, cell_versions: int) -> list[TableName]:
+        fixed = [
+            self.labels,
+            self.rows,
+            self.blocks,
+            self.starts,
+            self.members,
+            self.row_values,
+            self.slots,
+            self.queries,
+            self.predicates,
+        ]
+        return fixed + [self.cells(v) for v in range(cell_versions + 1)]
+
+
+@dataclass(frozen=True)
+class PublishedTables:
+    """The published relations of a release.
+
+    ``groups``: one row per QID group, its size and one value:count multiset per QID (the
+    paper's Table 8, one row per group). ``group_values``: the same multisets in long form
+    (group_id, attribute, value, frequency). ``buckets[a]``: the bucket table of sensitive
+    attribute ``a`` (bucket, slot, value) or, numeric, (bucket, slot, term, weight).
+    ``group_buckets``: (attribute, group_id, bucket, frequency), how many rows of each group
+    fall in each bucket. ``tuple_links``: (tuple_id, group_id, attribute, bucket, slot), the
+    paper's tuple-level mapping, published by the paper_compat profile only.
+    """
+
+    groups: TableName
+    group_values: TableName
+    buckets: tuple[TableName, ...]
+    group_buckets: TableName
+    tuple_links: TableName | None
+
+    @classmethod
+    def beside(cls, base: TableName, config: PersonalizedConfig) -> PublishedTables:
+        """Names derived from ``base``: ``base`` (groups), ``base__values``,
+        ``base__sa_<column>``, ``base__group_buckets``, ``base__tuple_links``."""
+
+        def named(suffix: str) -> TableName:
+            return base.with_name(base.name + "__" + suffix)
+
+        return cls(
+            groups=base,
+            group_values=named("values"),
+            buckets=tuple(named("sa_" + c) for c in config.sensitive_columns),
+            group_buckets=named("group_buckets"),
+            tuple_links=named("tuple_links") if config.profile == "paper_compat" else None,
+        )
+
+    def all(self) -> list[TableName]:
+        out = [self.groups, self.group_values, *self.buckets, self.group_buckets]
+        if self.tuple_links is not None:
+            out.append(self.tuple_links)
+        return out

@@ -1,0 +1,96 @@
+"""The personalized pipeline in order (Reddy, Raju, Valli Kumari, IJET 2018, §3.1 steps 1-12;
+digest 002 §3.2 phases 0-8): consent filter and fuzzy terms, QID groups, per-attribute buckets
+with taxonomy climbing, staging, the profile's checks, then the published relations.
+
+:func:`publish_personalized` is the thin entry point the run's orchestration calls with a source
+relation, a validated :class:`PersonalizedConfig`, the run's working tables and the publish
+targets; it publishes nothing when a check fails. The caller owns the working schema
+(:func:`drop_work` drops this mode's tables) and the transaction / swap around the targets.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from anonsql.engines.base import Engine
+from anonsql.errors import VerificationError
+from anonsql.personalized.buckets import Bucketing, bucketize
+from anonsql.personalized.checks import run_checks
+from anonsql.personalized.clustering import Grouping, group_rows
+from anonsql.personalized.config import PersonalizedConfig
+from anonsql.personalized.mixing import mixers
+from anonsql.personalized.names import PublishedTables, WorkTables
+from anonsql.personalized.prepare import (
+    ConsentCounts,
+    LabelFrequencies,
+    check_global_diversity,
+    label_frequencies,
+    prepare_rows,
+)
+from anonsql.personalized.publish import create_published, stage
+from anonsql.sql import Relation
+
+
+@dataclass(frozen=True)
+class PersonalizedRelease:
+    """What a personalized run did: consent counts (for the certificate: withheld rows are
+    never published, and their absence is itself a disclosure), label frequencies, the groups,
+    the buckets, the violations of each check (all zero when published) and the time taken."""
+
+    config: PersonalizedConfig
+    consent: ConsentCounts
+    frequencies: LabelFrequencies
+    grouping: Grouping
+    bucketing: Bucketing
+    violations: Mapping[str, int]
+    published: PublishedTables
+    seconds: float
+
+
+def publish_personalized(
+    engine: Engine,
+    source: Relation,
+    config: PersonalizedConfig,
+    work: WorkTables,
+    target: PublishedTables,
+) -> PersonalizedRelease:
+    """Run the pipeline on ``source`` and create the relations of ``target``.
+
+    Raises :class:`~anonsql.errors.SpecError` on unusable data (NULLs, values outside a
+    taxonomy), :class:`~anonsql.errors.InfeasibleError` when k or l cannot hold, and
+    :class:`~anonsql.errors.VerificationError` (nothing created at ``target``) when a check of
+    the profile finds violations.
+    """
+    start = time.perf_counter()
+    keys = mixers(config.seed)
+    engine.ensure_schema(work.schema)
+    consent = prepare_rows(engine, source, config, work)
+    rows = consent.consenting_rows
+    frequencies = label_frequencies(engine, config, work)
+    check_global_diversity(config, frequencies, rows)
+    grouping = group_rows(engine, config, work)
+    bucketing = bucketize(engine, config, work, rows, keys)
+    stage(engine, config, work, bucketing.cells, keys)
+    violations = run_checks(engine, config, work, work.slots)
+    if any(violations.values()):
+        raise VerificationError({k: v for k, v in violations.items() if v})
+    create_published(engine, config, work, target, keys)
+    return PersonalizedRelease(
+        config=config,
+        consent=consent,
+        frequencies=frequencies,
+        grouping=grouping,
+        bucketing=bucketing,
+        violations=violations,
+        published=target,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def drop_work(engine: Engine, work: WorkTables, rounds: int = 0) -> None:
+    """Drop this mode's working tables (those that exist) of a run with ``rounds`` climbing
+    rounds."""
+    for table in work.all(rounds):
+        engine.drop(table)
