@@ -65,9 +65,7 @@ class Check:
 
 
 GROUP_SIZE = Check("group_size", "personalized/check_group_size", "QID groups of >= k rows")
-BUCKET_SIZE = Check(
-    "bucket_size", "personalized/check_bucket_size", "buckets of >= bucket_k cells"
-)
+BUCKET_SIZE = Check("bucket_size", "personalized/check_bucket_size", "buckets of >= bucket_k cells")
 BUCKET_THRESHOLD = Check(
     "bucket_threshold",
     "personalized/check_bucket_threshold",

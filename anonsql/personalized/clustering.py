@@ -190,7 +190,7 @@ def group_rows(engine: Engine, config: PersonalizedConfig, work: WorkTables) -> 
     return Grouping(len(starts), blocks, int(group_sizes.min()), int(group_sizes.max()))
 
 
-def group_sizes_of(starts: Sequence[int], sizes: IntArray) -> IntArray:
+def group_sizes_of(starts: Sequence[int] | IntArray, sizes: IntArray) -> IntArray:
     """Rows per group, given the groups' first blocks and the blocks' sizes."""
     bounds = np.append(np.asarray(starts, np.int64), len(sizes))
     cum = np.concatenate([[0], np.cumsum(sizes)])

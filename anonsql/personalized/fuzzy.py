@@ -10,6 +10,7 @@ SQL to.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -40,8 +41,8 @@ def fuzzy_sql(terms: FuzzyTerms) -> FuzzySql:
     p = [float(x) for x in terms.points]
     k = len(terms.labels)
     if terms.rule == "triangular":
-        mids = tuple((a + b) / 2 for a, b in zip(p, p[1:], strict=False))
-        segments = tuple(zip(p, p[1:], strict=False))
+        mids = tuple((a + b) / 2 for a, b in pairwise(p))
+        segments = tuple(pairwise(p))
         return FuzzySql("triangular", mids, False, segments, (), k)
     # paper_intervals: points = min, a_2, ..., a_k, max
     thresholds = tuple(p[1:k])
@@ -76,6 +77,7 @@ def fuzzify(values: FloatArray, terms: FuzzyTerms) -> tuple[IntArray, FloatArray
 
 def round_weights(weights: FloatArray, step: float | None) -> FloatArray:
     """Weights as published: multiples of ``step`` (half up), or unchanged for None."""
+    w = np.asarray(weights, dtype=np.float64)
     if step is None:
-        return np.asarray(weights, dtype=np.float64)
-    return np.floor(np.asarray(weights) / step + 0.5) * step
+        return w
+    return np.asarray(np.floor(w / step + 0.5) * step, dtype=np.float64)

@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from anonsql.hierarchies import Hierarchy
 from anonsql.personalized.config import CategoricalSA, PersonalizedConfig
+from anonsql.privacy.base import IntArray
 
 _SCHEMA = pa.schema(
     [
@@ -36,7 +37,7 @@ _SCHEMA = pa.schema(
 )
 
 
-def descendants(hierarchy: Hierarchy) -> np.ndarray:
+def descendants(hierarchy: Hierarchy) -> IntArray:
     """Number of nodes below each node (by node id)."""
     parent = np.array([-1 if n.parent is None else n.parent for n in hierarchy.nodes], np.int64)
     depth = np.array([n.depth for n in hierarchy.nodes], np.int64)
@@ -44,7 +45,7 @@ def descendants(hierarchy: Hierarchy) -> np.ndarray:
     for level in range(int(depth.max()), 0, -1):
         at = np.flatnonzero(depth == level)
         np.add.at(size, parent[at], size[at])
-    return size - 1
+    return np.asarray(size - 1, np.int64)
 
 
 def _taxonomy_columns(attr: int, hierarchy: Hierarchy) -> dict[str, list[object]]:
@@ -68,11 +69,11 @@ def _taxonomy_columns(attr: int, hierarchy: Hierarchy) -> dict[str, list[object]
 
 def _term_columns(attr: int, labels: tuple[str, ...]) -> dict[str, list[object]]:
     k = len(labels)
-    terms = list(range(k))
+    terms: list[object] = list(range(k))
     return {
         "attr": [attr] * k,
         "node": terms,
-        "label": list(labels),
+        "label": [*labels],
         "parent": [None] * k,
         "depth": [0] * k,
         "first_leaf": terms,

@@ -4,9 +4,12 @@ digest §1.6), the fuzzy terms that reproduce Table 9, and configurations of bot
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
+from adversary import frame
 
 from anonsql.engines import Engine
 from anonsql.hierarchies import Hierarchy
@@ -17,6 +20,8 @@ from anonsql.personalized.config import (
     NumericSA,
     PersonalizedConfig,
 )
+from anonsql.personalized.names import PublishedTables, WorkTables
+from anonsql.personalized.pipeline import PersonalizedRelease, publish_personalized
 from anonsql.sql import TableName
 
 COLUMNS = [
@@ -24,20 +29,29 @@ COLUMNS = [
     "education", "job", "disease",
 ]  # fmt: skip
 
-TABLE_2 = [
-    (True, "P01", "James", 40, "Male", 12411, 90000, 9000, 108000, "Bachelors", "Tech support", "Flu"),
-    (True, "P02", "Alice", 30, "Female", 22311, 120000, 12000, 144000, "Preschool", "Sales", "HIV"),
-    (True, "P03", "Bill", 25, "Male", 22629, 60000, 6000, 72000, "HS-grad", "Exec-managerial", "Malaria"),
-    (True, "P04", "Bob", 50, "Male", 42411, 200000, 20000, 240000, "Prof-school", "Adm-clerical", "Typhoid"),
-    (True, "P05", "Williams", 47, "Male", 42344, 50000, 5000, 60000, "Masters", "Adm-clerical", "HIV"),
-    (True, "P06", "Henry", 38, "Female", 12523, 250000, 25000, 300000, "Doctorate", "Exec-managerial", "HIV"),
-    (True, "P07", "Angel", 43, "Female", 42413, 125000, 12500, 175000, "Bachelors", "Adm-clerical", "HIV"),
-    (True, "P08", "Small", 60, "Male", 32266, 70000, 7000, 84000, "Preschool", "Exec-managerial", "Flu"),
-    (True, "P09", "Mary", 55, "Female", 32243, 300000, 30000, 360000, "HS-grad", "Tech support", "Diabetes"),
-    (True, "P10", "Adam", 49, "Male", 42512, 58000, 5800, 69600, "Masters", "Exec-managerial", "Cancer"),
-    (False, "P11", "Mercy", 39, "Female", 42123, 76000, 7600, 91200, "Bachelors", "Sales", "Diabetes"),
-    (False, "P12", "Anil", 31, "Male", 41234, 45000, 4500, 54000, "HS-Grad", "Tech support", "Cancer"),
-]  # fmt: skip
+#: Table 2 of the paper (Table 1 with the consent flag PD first), one row per line
+_TABLE_2 = """
+T|P01|James|40|Male|12411|90000|9000|108000|Bachelors|Tech support|Flu
+T|P02|Alice|30|Female|22311|120000|12000|144000|Preschool|Sales|HIV
+T|P03|Bill|25|Male|22629|60000|6000|72000|HS-grad|Exec-managerial|Malaria
+T|P04|Bob|50|Male|42411|200000|20000|240000|Prof-school|Adm-clerical|Typhoid
+T|P05|Williams|47|Male|42344|50000|5000|60000|Masters|Adm-clerical|HIV
+T|P06|Henry|38|Female|12523|250000|25000|300000|Doctorate|Exec-managerial|HIV
+T|P07|Angel|43|Female|42413|125000|12500|175000|Bachelors|Adm-clerical|HIV
+T|P08|Small|60|Male|32266|70000|7000|84000|Preschool|Exec-managerial|Flu
+T|P09|Mary|55|Female|32243|300000|30000|360000|HS-grad|Tech support|Diabetes
+T|P10|Adam|49|Male|42512|58000|5800|69600|Masters|Exec-managerial|Cancer
+F|P11|Mercy|39|Female|42123|76000|7600|91200|Bachelors|Sales|Diabetes
+F|P12|Anil|31|Male|41234|45000|4500|54000|HS-Grad|Tech support|Cancer
+"""
+
+
+def _typed(line: str) -> tuple[object, ...]:
+    f = line.split("|")
+    return (f[0] == "T", f[1], f[2], int(f[3]), f[4], *(int(x) for x in f[5:9]), *f[9:])
+
+
+TABLE_2 = [_typed(line) for line in _TABLE_2.strip().splitlines()]
 
 JOB = Hierarchy(
     [
@@ -143,3 +157,71 @@ def safe_config(**overrides: Any) -> PersonalizedConfig:
     }
     params.update(overrides)
     return PersonalizedConfig(**params)
+
+
+@dataclass(frozen=True)
+class Released:
+    """A release of the example with its working tables kept (for the private checks)."""
+
+    release: PersonalizedRelease
+    work: WorkTables
+    target: PublishedTables
+
+
+def publish(
+    engine: Engine,
+    config: PersonalizedConfig,
+    name: str = "ex",
+    source: TableName = SOURCE,
+) -> Released:
+    engine.ensure_schema("w")
+    engine.ensure_schema("anon")
+    work = WorkTables("w", name + "_")
+    target = PublishedTables.beside(TableName(name, "anon"), config)
+    release = publish_personalized(engine, source, config, work, target)
+    return Released(release, work, target)
+
+
+def private_values(engine: Engine, released: Released) -> pd.DataFrame:
+    """Per consenting row: group_id, the QIDs under their names, and per sensitive attribute its
+    original label (categorical value or fuzzy term) under the column's name, plus raw numeric
+    values as ``<column>_raw`` (read from the working tables, never published)."""
+    config = released.release.config
+    rows = frame(engine, released.work.rows)
+    members = frame(engine, released.work.members)
+    labels = frame(engine, released.work.labels)
+    out = rows.merge(members, on="rid")
+    for i, q in enumerate(config.quasi_identifiers):
+        out[q] = out[f"q{i}"]
+    for attr, column in enumerate(config.sensitive_columns):
+        own = labels[labels["attr"] == attr].set_index("node")["label"]
+        out[column] = out[f"s{attr}"].map(own)
+        if f"x{attr}" in out.columns:
+            out[column + "_raw"] = out[f"x{attr}"]
+            out[column + "_weight"] = out[f"w{attr}"]
+    keep = ["rid", "group_id", *config.quasi_identifiers]
+    for c in config.sensitive_columns:
+        keep += [x for x in (c, c + "_raw", c + "_weight") if x in out.columns]
+    return out[keep]
+
+
+def published_frames(engine: Engine, released: Released) -> dict[str, pd.DataFrame]:
+    """Every published relation as a frame, by role (buckets under the column's name)."""
+    t = released.target
+    config = released.release.config
+    out = {
+        "groups": frame(engine, t.groups),
+        "group_values": frame(engine, t.group_values),
+        "group_buckets": frame(engine, t.group_buckets),
+    }
+    for column, table in zip(config.sensitive_columns, t.buckets, strict=True):
+        out[column] = frame(engine, table)
+    if t.tuple_links is not None:
+        out["tuple_links"] = frame(engine, t.tuple_links)
+    return out
+
+
+def taxonomies(config: PersonalizedConfig) -> dict[str, Hierarchy | None]:
+    out: dict[str, Hierarchy | None] = {c.column: c.taxonomy for c in config.categorical}
+    out.update({n.column: None for n in config.numeric})
+    return out

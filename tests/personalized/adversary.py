@@ -1,0 +1,105 @@
+"""An independent adversary over the published relations of a personalized release (pandas, no
+anonsql code): given a target's QID group, how confident can one be of each sensitive value or
+fuzzy term?
+
+* :func:`tuple_confidence` reads the tuple-level links (paper_compat publishes them): each
+  tuple of the group shows its cells' labels. ``covering=False`` counts equal labels (the
+  digest's T14 reading); ``covering=True`` counts, for a leaf value, every label on its path
+  to the root (a generalized label may stand for any leaf below it).
+* :func:`mapping_confidence` reads only the group-bucket counts and the bucket tables (random
+  worlds: a bucket's cells are equally likely to belong to any of its rows):
+  P(v | G) = sum_B c(G, B) / |G| * cover_B(v) / |B|.
+* :func:`raw_confidence` is the strongest adversary, who knows every row's original value
+  (from the private rows): the largest share of one original value or term in a group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from anonsql.engines import Engine
+from anonsql.hierarchies import Hierarchy
+from anonsql.sql import TableName
+
+
+def frame(engine: Engine, table: TableName) -> pd.DataFrame:
+    return engine.fetch_arrow(engine.sql.render("select_all", relation=table)).to_pandas()
+
+
+def _leaves_covered(label: str, taxonomy: Hierarchy | None) -> list[str]:
+    """The leaf values a published label may stand for (a term stands for itself)."""
+    if taxonomy is None or label in taxonomy.leaf_rank:
+        return [label]
+    node = taxonomy.node_by_label[label]
+    return taxonomy.leaves[node.first_leaf : node.last_leaf + 1]
+
+
+def _label_column(buckets: pd.DataFrame) -> str:
+    return "term" if "term" in buckets.columns else "value"
+
+
+def _expand(cells: pd.DataFrame, taxonomy: Hierarchy | None) -> pd.DataFrame:
+    """One row per (cell, leaf it may stand for)."""
+    out = cells.copy()
+    out["leaf"] = out["label"].map(lambda x: _leaves_covered(x, taxonomy))
+    return out.explode("leaf")
+
+
+def tuple_confidence(
+    links: pd.DataFrame,
+    buckets: Mapping[str, pd.DataFrame],
+    taxonomies: Mapping[str, Hierarchy | None],
+    *,
+    covering: bool,
+) -> dict[str, float]:
+    """Per attribute: max over groups and values of the share of the group's tuples whose
+    published cell is (or covers) the value."""
+    out: dict[str, float] = {}
+    sizes = links.groupby("tuple_id")["group_id"].first().value_counts()
+    for attribute, table in buckets.items():
+        cells = table.rename(columns={_label_column(table): "label"})[["bucket", "slot", "label"]]
+        joined = links[links["attribute"] == attribute].merge(cells, on=["bucket", "slot"])
+        assert len(joined) == len(links[links["attribute"] == attribute])
+        if covering:
+            joined = _expand(joined, taxonomies.get(attribute))
+        else:
+            joined = joined.assign(leaf=joined["label"])
+        counts = joined.groupby(["group_id", "leaf"]).size().rename("n").reset_index()
+        counts["p"] = counts["n"] / counts["group_id"].map(sizes)
+        out[attribute] = float(counts["p"].max())
+    return out
+
+
+def mapping_confidence(
+    group_buckets: pd.DataFrame,
+    buckets: Mapping[str, pd.DataFrame],
+    taxonomies: Mapping[str, Hierarchy | None],
+) -> dict[str, float]:
+    """Per attribute: max over groups and leaf values of the random-worlds posterior through
+    the group-bucket counts."""
+    out: dict[str, float] = {}
+    for attribute, table in buckets.items():
+        cells = table.rename(columns={_label_column(table): "label"})
+        size = cells.groupby("bucket").size().rename("bucket_size")
+        expanded = _expand(cells, taxonomies.get(attribute))
+        cover = expanded.groupby(["bucket", "leaf"]).size().rename("cover").reset_index()
+        cover = cover.merge(size.reset_index(), on="bucket")
+        gb = group_buckets[group_buckets["attribute"] == attribute]
+        group_size = gb.groupby("group_id")["frequency"].sum().rename("group_size")
+        post = gb.merge(cover, on="bucket").merge(group_size.reset_index(), on="group_id")
+        post["p"] = post["frequency"] / post["group_size"] * post["cover"] / post["bucket_size"]
+        out[attribute] = float(post.groupby(["group_id", "leaf"])["p"].sum().max())
+    return out
+
+
+def raw_confidence(groups_and_values: pd.DataFrame, attributes: list[str]) -> dict[str, float]:
+    """Per attribute: max over groups of the share of one original value (a frame with a
+    group_id column and one column per attribute)."""
+    out = {}
+    sizes = groups_and_values.groupby("group_id").size()
+    for a in attributes:
+        counts = groups_and_values.groupby(["group_id", a]).size().rename("n").reset_index()
+        out[a] = float((counts["n"] / counts["group_id"].map(sizes)).max())
+    return out
