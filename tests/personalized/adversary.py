@@ -25,7 +25,9 @@ from anonsql.sql import TableName
 
 
 def frame(engine: Engine, table: TableName) -> pd.DataFrame:
-    return engine.fetch_arrow(engine.sql.render("select_all", relation=table)).to_pandas()
+    return pd.DataFrame(
+        engine.fetch_arrow(engine.sql.render("select_all", relation=table)).to_pandas()
+    )
 
 
 def _leaves_covered(label: str, taxonomy: Hierarchy | None) -> list[str]:

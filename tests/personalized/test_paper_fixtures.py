@@ -88,8 +88,12 @@ def _multiset(text: str) -> dict[str, int]:
 def test_t4_multisets(engine: Engine, paper: Released) -> None:
     groups = published_frames(engine, paper)["groups"]
     got = {
-        frozenset(_multiset(g.zipcode)): (_multiset(g.age), _multiset(g.gender), g.group_size)
-        for g in groups.itertuples()
+        frozenset(_multiset(g["zipcode"])): (
+            _multiset(g["age"]),
+            _multiset(g["gender"]),
+            g["group_size"],
+        )
+        for g in groups.to_dict("records")
     }
     assert got == {
         frozenset({"22311", "22629"}): ({"25": 1, "30": 1}, {"Male": 1, "Female": 1}, 2),
@@ -124,15 +128,15 @@ TABLE_9 = {
 
 def test_t5_t6_fuzzy_terms_in_the_engine(engine: Engine, paper: Released) -> None:
     values = private_values(engine, paper)
-    for row in values.itertuples():
-        term, weight = TABLE_9[int(row.salary_raw)]
-        assert (row.salary, row.salary_weight) == (term, pytest.approx(weight))
+    for row in values.to_dict("records"):
+        term, weight = TABLE_9[int(row["salary_raw"])]
+        assert (row["salary"], row["salary_weight"]) == (term, pytest.approx(weight))
         # T6: BONUS gives SALARY's weights tuple by tuple
-        assert (row.bonus, row.bonus_weight) == (term, pytest.approx(weight))
-        if int(row.loan_raw) == 175000:  # P07: 1.2 x 125000 would be 150000 (digest T6)
-            assert (row.loan, row.loan_weight) == ("Low", pytest.approx(0.0417, abs=1e-4))
+        assert (row["bonus"], row["bonus_weight"]) == (term, pytest.approx(weight))
+        if int(row["loan_raw"]) == 175000:  # P07: 1.2 x 125000 would be 150000 (digest T6)
+            assert (row["loan"], row["loan_weight"]) == ("Low", pytest.approx(0.0417, abs=1e-4))
         else:
-            assert (row.loan, row.loan_weight) == (term, pytest.approx(weight))
+            assert (row["loan"], row["loan_weight"]) == (term, pytest.approx(weight))
     salary = published_frames(engine, paper)["salary"]
     got = sorted(zip(salary["term"], salary["weight"].astype(float).round(6), strict=True))
     assert got == sorted(TABLE_9.values())
@@ -153,7 +157,11 @@ def test_t8_categorical_buckets(engine: Engine, paper: Released) -> None:
     cells = frame(engine, paper.work.slots)
     labels = frame(engine, paper.work.labels)
     stats = {a.attribute: a for a in paper.release.bucketing.attributes}
-    generalized = {"education": (0, set()), "job": (1, {"White-collar"}), "disease": (1, {"Any Disease"})}
+    generalized = {
+        "education": (0, set()),
+        "job": (1, {"White-collar"}),
+        "disease": (1, {"Any Disease"}),
+    }
     for attr, column in enumerate(["education", "job", "disease"]):
         table = published[column]
         assert sorted(table.groupby("bucket").size()) == [3, 3, 4]
@@ -166,7 +174,7 @@ def test_t8_categorical_buckets(engine: Engine, paper: Released) -> None:
         # mapping generalized cells back to their original values gives Table 6's column
         own = labels[labels["attr"] == attr].set_index("node")["label"]
         originals = cells[cells["attr"] == attr]["orig"].map(own)
-        expected = sorted(r[9 + attr] for r in CONSENTING)
+        expected = sorted(str(r[9 + attr]) for r in CONSENTING)
         assert sorted(originals) == expected
 
 
@@ -229,4 +237,4 @@ def test_t13_weights_invert_to_values(engine: Engine, paper: Released) -> None:
     inverted = np.where(
         term == 2, p[2] + w * (p[3] - p[2]), p[term + 1] - w * (p[term + 1] - p[term])
     )
-    assert np.allclose(np.sort(inverted), sorted(r[6] for r in CONSENTING))
+    assert np.allclose(np.sort(inverted), sorted(int(str(r[6])) for r in CONSENTING))
