@@ -74,7 +74,7 @@ BUCKET_THRESHOLD = Check(
 BUCKET_DISTINCT = Check(
     "bucket_distinct",
     "personalized/check_bucket_distinct",
-    "l distinct labels (numeric: raw values) per bucket",
+    "l distinct labels per bucket of a categorical attribute",
 )
 GROUP_DIVERSITY = Check(
     "group_diversity",

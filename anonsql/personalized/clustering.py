@@ -1,25 +1,33 @@
 """Phase 2 of the pipeline: QID rows clustered into groups of at least ``k`` (digest 002 §3.2).
 
-Reddy, Raju, Valli Kumari (IJET 2018) §3.1 step 3 leave the similarity measure open. Here rows
-are put in a 1D order by the configuration's cluster key (``ClusterKey`` parts; a prefix of a
-value's text makes the key coarser, digest T3), rows with equal keys form a *block* that is
-never split, and groups are runs of consecutive blocks. A group closes at the first block at
-which it holds ``k`` rows and, in the safe profile, is frequency l-diverse over every sensitive
-attribute (no label, leaf or term, above 1/l of the group; :func:`frequency_l_holds`). A last run
-that cannot close is merged with the groups before it, fewest first ("merged with another
-closest cluster", step 3b). Both conditions survive unions, so merging never breaks a group.
+Reddy, Raju, Valli Kumari (IJET 2018) §3.1 step 3 leave the similarity measure open. Rows are
+put in a 1D order by the configuration's cluster key (``ClusterKey`` parts; a prefix of a value's
+text makes the key coarser, digest T3).
 
-The engine holds the per-row state (row -> block -> group); Python receives the block sizes and,
-for the safe profile, per-block label counts, and returns the blocks where groups start.
-The search is sequential over groups (each start depends on the previous group's end); within
-a group the candidate ends are tested together with NumPy over prefix sums. Its memory is the
-prefix table of (blocks + 1) x labels counts, limited to :data:`MAX_PREFIX_CELLS`.
+* ``paper_compat`` (:func:`greedy_groups`): rows with equal keys form a *block* that is never
+  split, and groups are runs of consecutive blocks, each closing at the first block at which it
+  holds ``k`` rows; a last run short of ``k`` joins the group before it ("merged with another
+  closest cluster", step 3b). The engine holds row -> block -> group; Python receives the block
+  sizes and returns the blocks where groups start (a loop over groups, not rows).
+* ``safe`` (:func:`quota_groups`): every group must also be frequency l-diverse over every
+  sensitive attribute (no label, leaf or term, above 1/l of it; :func:`frequency_l_holds`). A
+  contiguous run cannot be when a region of the order is itself too skewed (on Adult, ages
+  24-47 work 40 hours a week more than half the time), so groups are filled in key order with
+  a quota per label and the rows a full quota turns away are placed afterwards, each in the
+  nearest group (in key order) that stays diverse with it. Python receives each row's position
+  and label codes and returns each row's group: the filling is inherently sequential over rows
+  (a loop of a few microseconds per row), limited to :data:`MAX_SAFE_ROWS` rows.
+
+Both conditions survive unions, so merging groups never breaks one, and the whole release
+being l-diverse (checked before) guarantees a grouping exists.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -31,9 +39,9 @@ from anonsql.personalized.names import WorkTables
 from anonsql.personalized.prepare import sensitive_params
 from anonsql.privacy.base import BoolArray, IntArray
 
-#: Largest prefix table (cells = (blocks + 1) x distinct labels) the safe grouping may hold:
-#: 2^26 int32 counts, 256 MiB.
-MAX_PREFIX_CELLS = 1 << 26
+#: Most consenting rows the safe grouping takes (its filling loop runs once per row, a few
+#: microseconds each: about a minute at this size).
+MAX_SAFE_ROWS = 20_000_000
 
 #: Candidate group ends tested at once at first (grown 4x while none is valid).
 _FIRST_WINDOW = 16
@@ -51,10 +59,11 @@ def frequency_l_holds(counts: IntArray, sizes: IntArray, l: IntArray) -> BoolArr
 
 @dataclass(frozen=True)
 class Grouping:
-    """The QID groups of a release: their number, sizes and the blocks they were cut from."""
+    """The QID groups of a release: their number, sizes and the units they were cut from
+    (blocks of equal keys in paper_compat, rows in safe)."""
 
     groups: int
-    blocks: int
+    units: int
     min_size: int
     max_size: int
 
@@ -134,60 +143,177 @@ def greedy_groups(
     return np.asarray(starts, np.int64)
 
 
-def _label_counts(
-    engine: Engine, config: PersonalizedConfig, work: WorkTables, blocks: int
-) -> tuple[IntArray, IntArray]:
-    """Per-block label counts of the attributes with l > 1, as a dense (blocks x labels)
-    matrix, and each label column's l."""
-    attrs = [a for a in range(len(config.sensitive)) if config.l_of(a) > 1]
-    if not attrs:
-        return np.zeros((blocks, 0), np.int64), np.zeros(0, np.int64)
-    sensitive = [s for s in sensitive_params(config) if s["attr"] in attrs]
-    table = engine.query_arrow(
-        "personalized/block_labels", blocks=work.blocks, rows=work.rows, sensitive=sensitive
-    )
-    block = table.column("block").to_numpy().astype(np.int64)
-    attr = table.column("attr").to_numpy().astype(np.int64)
-    label = table.column("label").to_numpy().astype(np.int64)
-    n = table.column("n").to_numpy().astype(np.int64)
-    # one column per distinct (attribute, label) pair
-    pair = attr * (int(label.max(initial=0)) + 1) + label
-    uniq, column = np.unique(pair, return_inverse=True)
-    cells = (blocks + 1) * len(uniq)
-    if cells > MAX_PREFIX_CELLS:
+def quota_groups(labels: IntArray, l: IntArray, k: int) -> IntArray:
+    """Each row's group (0, 1, ...), for rows in key order with ``labels[i, a]`` the label code
+    of row ``i`` in attribute ``a`` whose diversity is ``l[a]``.
+
+    1. Rows fill groups of ``s`` rows in key order (``s`` the least multiple of every ``l`` that
+       is at least ``k``, so that no quota is lost to rounding); a row joins the open group when
+       each of its labels is held fewer than ``s / l[a]`` times there, else it is turned away.
+       A full group is k-anonymous and l-diverse by the quotas. The rows turned away (and those
+       of the last, unfilled group) fill groups again the same way, while that forms any.
+    2. The rows still left, in key order, each join the group nearest in key order (by its
+       rows' mean position) that stays l-diverse with it.
+    3. Rows no group accepts join the nearest group, and a group left failing is merged with
+       its neighbour in key order until none fails (the union of all rows holds: checked
+       before).
+    """
+    n = labels.shape[0]
+    if n == 0:
+        return np.zeros(0, np.int64)
+    if n > MAX_SAFE_ROWS:
         raise InfeasibleError(
-            f"{config.key}.cluster_key: the safe grouping needs a prefix table of {blocks} "
-            f"blocks x {len(uniq)} sensitive labels ({cells} cells), over its limit of "
-            f"{MAX_PREFIX_CELLS}. Fix: use a coarser cluster key (a prefix) so that rows form "
-            "fewer blocks, or coarser sensitive labels"
+            f"the safe grouping fills groups row by row and takes at most {MAX_SAFE_ROWS} "
+            f"consenting rows, not {n}. Fix: publish a part of the table at a time (e.g. a "
+            "view per region), or use the paper_compat profile"
         )
-    counts = np.zeros((blocks, len(uniq)), np.int64)
-    np.add.at(counts, (block, column), n)
-    stride = int(label.max(initial=0)) + 1
-    l_of_column = np.array([config.l_of(int(p // stride)) for p in uniq], np.int64)
-    return counts, l_of_column
+    ls = [int(x) for x in l]
+    step = math.lcm(*ls) if ls else 1
+    size = step * max(1, -(-k // step))
+    quota = [size // x for x in ls]
+    group = np.full(n, -1, np.int64)
+    rows = labels.tolist()
+    pending = list(range(n))
+    groups = 0
+    while pending:
+        formed, pending = _fill(rows, pending, quota, size, group, groups)
+        if formed == 0:
+            break
+        groups += formed
+    if groups == 0:
+        return np.zeros(n, np.int64)
+    _place_leftovers(labels, ls, group, groups)
+    return _merge_failing(labels, ls, k, group)
+
+
+def _fill(
+    rows: list[list[int]],
+    pending: list[int],
+    quota: list[int],
+    size: int,
+    group: IntArray,
+    first: int,
+) -> tuple[int, list[int]]:
+    """One filling pass of :func:`quota_groups` over the ``pending`` rows (in key order):
+    groups numbered from ``first`` are written to ``group``; returns how many were formed and
+    the rows turned away. Sequential by nature: whether a row joins depends on those before."""
+    attrs = len(quota)
+    counts: list[dict[int, int]] = [{} for _ in range(attrs)]
+    members: list[int] = []
+    away: list[int] = []
+    formed = 0
+    for i in pending:
+        row = rows[i]
+        if all(counts[a].get(v, 0) < quota[a] for a, v in enumerate(row)):
+            for a, v in enumerate(row):
+                counts[a][v] = counts[a].get(v, 0) + 1
+            members.append(i)
+            if len(members) == size:
+                group[members] = first + formed
+                formed += 1
+                members = []
+                counts = [{} for _ in range(attrs)]
+        else:
+            away.append(i)
+    return formed, sorted(away + members)
+
+
+def _place_leftovers(labels: IntArray, l: list[int], group: IntArray, groups: int) -> None:
+    """Step 2 of :func:`quota_groups`, in place: each unassigned row (key order) joins the
+    nearest group that stays diverse with it, or the nearest group at all (-2 - group id)."""
+    placed = group >= 0
+    positions = np.arange(len(group), dtype=np.float64)
+    size = np.bincount(group[placed], minlength=groups).astype(np.int64)
+    center = np.bincount(group[placed], weights=positions[placed], minlength=groups) / size
+    tables = []
+    for a in range(labels.shape[1]):
+        table = np.zeros((groups, int(labels[:, a].max()) + 1), np.int64)
+        np.add.at(table, (group[placed], labels[placed, a]), 1)
+        tables.append(table)
+    for i in np.flatnonzero(~placed):
+        ok = np.ones(groups, np.bool_)
+        for a, table in enumerate(tables):
+            ok &= (table[:, labels[i, a]] + 1) * l[a] <= size + 1
+        distance = np.abs(center - i)
+        # nearest accepting group, else nearest group (then merged in step 3)
+        g = int(np.argmin(np.where(ok, distance, np.inf) if ok.any() else distance))
+        group[i] = g
+        size[g] += 1
+        for a, table in enumerate(tables):
+            table[g, labels[i, a]] += 1
+
+
+def _merge_failing(labels: IntArray, l: list[int], k: int, group: IntArray) -> IntArray:
+    """Step 3 of :func:`quota_groups`: merge every failing group with its neighbour in key
+    order (by mean position) until all hold; groups renumbered 0, 1, ... in key order."""
+    weights = np.asarray(l, np.int64)
+    while True:
+        ids, group = np.unique(group, return_inverse=True)
+        count = len(ids)
+        position = np.bincount(group, weights=np.arange(len(group)), minlength=count)
+        size = np.bincount(group, minlength=count)
+        order = np.argsort(position / size, kind="stable")
+        rank = np.empty(count, np.int64)
+        rank[order] = np.arange(count)
+        group = rank[group]
+        size = size[order]
+        columns = []
+        for a in range(labels.shape[1]):
+            table = np.zeros((count, int(labels[:, a].max()) + 1), np.int64)
+            np.add.at(table, (group, labels[:, a]), 1)
+            columns.append(table)
+        per_group = np.concatenate([np.zeros((count, 0), np.int64), *columns], axis=1)
+        column_l = np.repeat(weights, [c.shape[1] for c in columns])
+        ok = frequency_l_holds(per_group, size, column_l) & (size >= k)
+        if ok.all() or count == 1:
+            return np.asarray(group, np.int64)
+        bad = int(np.flatnonzero(~ok)[0])
+        neighbour = bad + 1 if bad + 1 < count else bad - 1
+        group = np.where(group == bad, neighbour, group)
 
 
 def group_rows(engine: Engine, config: PersonalizedConfig, work: WorkTables) -> Grouping:
-    """Create ``work.blocks`` (rid -> block), decide the groups and create ``work.members``
-    (rid -> group_id, groups numbered 1, 2, ... in key order)."""
+    """Decide the QID groups and create ``work.members`` (rid -> group_id, groups numbered
+    1, 2, ... in key order); paper_compat also creates ``work.blocks`` (rid -> block)."""
     qid_alias = {q: f"q{i}" for i, q in enumerate(config.quasi_identifiers)}
     key = [{"column": qid_alias[p.column], "prefix": p.prefix} for p in config.grouping_key]
+    if config.profile == "safe":
+        return _group_safe(engine, config, work, key)
     engine.run("personalized/blocks", target=work.blocks, rows=work.rows, key=key)
     sizes_table = engine.query_arrow("personalized/block_sizes", blocks=work.blocks)
     sizes = sizes_table.column("n").to_numpy().astype(np.int64)
     blocks = len(sizes)
-    if config.profile == "safe":
-        counts, l = _label_counts(engine, config, work, blocks)
-        starts = greedy_groups(sizes, config.k, counts, l)
-    else:
-        starts = greedy_groups(sizes, config.k)
+    starts = greedy_groups(sizes, config.k)
     engine.load_arrow(work.starts, pa.table({"block": pa.array(starts, pa.int64())}))
     engine.run("personalized/members", target=work.members, blocks=work.blocks, starts=work.starts)
     if blocks == 0:
         return Grouping(0, 0, 0, 0)
     group_sizes = group_sizes_of(starts, sizes)
     return Grouping(len(starts), blocks, int(group_sizes.min()), int(group_sizes.max()))
+
+
+def _group_safe(
+    engine: Engine, config: PersonalizedConfig, work: WorkTables, key: list[dict[str, Any]]
+) -> Grouping:
+    attrs = [a for a in range(len(config.sensitive)) if config.l_of(a) > 1]
+    sensitive = [s for s in sensitive_params(config) if s["attr"] in attrs]
+    table = engine.query_arrow(
+        "personalized/ordered_labels", rows=work.rows, key=key, sensitive=sensitive
+    )
+    rid = table.column("rid").to_numpy().astype(np.int64)
+    if attrs:
+        labels = np.column_stack([table.column(f"r{a}").to_numpy().astype(np.int64) for a in attrs])
+    else:
+        labels = np.zeros((len(rid), 0), np.int64)
+    group = quota_groups(labels, np.array([config.l_of(a) for a in attrs], np.int64), config.k)
+    engine.load_arrow(
+        work.members,
+        pa.table({"rid": pa.array(rid, pa.int64()), "group_id": pa.array(group + 1, pa.int64())}),
+    )
+    if len(rid) == 0:
+        return Grouping(0, 0, 0, 0)
+    sizes = np.bincount(group)
+    return Grouping(len(sizes), len(rid), int(sizes.min()), int(sizes.max()))
 
 
 def group_sizes_of(starts: Sequence[int] | IntArray, sizes: IntArray) -> IntArray:

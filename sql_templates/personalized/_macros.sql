@@ -50,3 +50,7 @@ CASE {{ expr }}{% for name in names %} WHEN {{ loop.index0 | lit }} THEN {{ name
 {% macro per_attribute(expr, values) -%}
 CASE {{ expr }}{% for v in values %} WHEN {{ loop.index0 | lit }} THEN {{ v | lit }}{% endfor %} END
 {%- endmacro %}
+{# One part of the cluster key: a QID, or a prefix of its text (digest T3). #}
+{% macro key_part(p) -%}
+{% if p.prefix is not none %}SUBSTRING(CAST({{ p.column | ident }} AS VARCHAR), 1, {{ p.prefix | lit }}){% else %}{{ p.column | ident }}{% endif %}
+{%- endmacro %}

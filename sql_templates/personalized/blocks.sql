@@ -1,8 +1,6 @@
 {# Each row's block: rows with equal cluster keys (a key part is a QID, or a prefix of its
    text) share a block, numbered 0, 1, ... in key order. #}
-{% macro key_part(p) -%}
-{% if p.prefix is not none %}SUBSTRING(CAST({{ p.column | ident }} AS VARCHAR), 1, {{ p.prefix | lit }}){% else %}{{ p.column | ident }}{% endif %}
-{%- endmacro %}
+{% from "personalized/_macros.sql" import key_part %}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
   rid,

@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from anonsql.errors import InfeasibleError
-from anonsql.personalized.clustering import frequency_l_holds, greedy_groups, group_sizes_of
+from anonsql.personalized.clustering import (
+    frequency_l_holds,
+    greedy_groups,
+    group_sizes_of,
+    quota_groups,
+)
 
 
 def test_k_only_chunks_blocks() -> None:
@@ -81,3 +86,48 @@ def test_predicate() -> None:
     sizes = counts.sum(axis=1)
     assert frequency_l_holds(counts, sizes, np.array([2, 2])).tolist() == [True, False, False]
     assert frequency_l_holds(counts, sizes, np.array([1, 1])).tolist() == [True, True, True]
+
+
+def _check_quota(labels: np.ndarray, l: np.ndarray, k: int) -> np.ndarray:
+    group = quota_groups(labels, l, k)
+    assert group.min() == 0 and len(np.unique(group)) == group.max() + 1
+    sizes = np.bincount(group)
+    assert (sizes >= k).all()
+    for a in range(labels.shape[1]):
+        table = np.zeros((len(sizes), labels[:, a].max() + 1), np.int64)
+        np.add.at(table, (group, labels[:, a]), 1)
+        assert frequency_l_holds(table, sizes, np.full(table.shape[1], l[a])).all()
+    # groups are numbered in key order (by their rows' mean position)
+    centers = np.bincount(group, weights=np.arange(len(group))) / sizes
+    assert (np.diff(centers) >= 0).all()
+    return group
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_quota_groups_hold_k_and_l(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 400))
+    # a skewed region in the middle of the order, as Adult's 40-hour weeks at ages 24-47
+    first = rng.choice(3, n, p=[0.45, 0.35, 0.2])
+    middle = slice(n // 3, 2 * n // 3)
+    first[middle] = rng.choice(3, len(first[middle]), p=[0.7, 0.2, 0.1])
+    labels = np.column_stack([first, rng.choice(5, n)])
+    l = np.array([2, 3])
+    total = np.bincount(first)
+    if total.max() * 2 > n or np.bincount(labels[:, 1]).max() * 3 > n:
+        with pytest.raises(InfeasibleError):
+            greedy_groups(np.ones(n, np.int64), 1, np.eye(3, dtype=np.int64)[first], np.full(3, 2))
+        return
+    k = int(rng.integers(1, 9))
+    group = _check_quota(labels, l, k)
+    # the skewed middle does not end up in one huge group, as a contiguous cut would make it
+    assert np.bincount(group).max() <= max(4 * max(k, 3), n // 4)
+
+
+def test_quota_groups_degenerate() -> None:
+    assert quota_groups(np.zeros((0, 1), np.int64), np.array([2]), 3).tolist() == []
+    # k only: chunks of k in key order, the short rest placed with the nearest group
+    group = _check_quota(np.zeros((7, 0), np.int64), np.zeros(0, np.int64), 3)
+    assert np.bincount(group).tolist() == [3, 4]
+    # fewer rows than a group: one group
+    assert quota_groups(np.array([[0], [1]]), np.array([2]), 5).tolist() == [0, 0]
