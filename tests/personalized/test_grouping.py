@@ -13,6 +13,7 @@ from anonsql.personalized.clustering import (
     group_sizes_of,
     quota_groups,
 )
+from anonsql.privacy.base import IntArray
 
 
 def test_k_only_chunks_blocks() -> None:
@@ -88,7 +89,7 @@ def test_predicate() -> None:
     assert frequency_l_holds(counts, sizes, np.array([1, 1])).tolist() == [True, True, True]
 
 
-def _check_quota(labels: np.ndarray, l: np.ndarray, k: int) -> np.ndarray:
+def _check_quota(labels: IntArray, l: IntArray, k: int) -> IntArray:
     group = quota_groups(labels, l, k)
     assert group.min() == 0 and len(np.unique(group)) == group.max() + 1
     sizes = np.bincount(group)
