@@ -29,7 +29,7 @@ from typing import Any
 from anonsql.engines.base import Engine
 from anonsql.personalized.config import PersonalizedConfig
 from anonsql.personalized.names import WorkTables
-from anonsql.sql import SqlRenderer, TableName
+from anonsql.sql import SqlRenderer
 
 
 @dataclass(frozen=True)
@@ -42,18 +42,16 @@ class Check:
     options: tuple[tuple[str, Any], ...] = ()
 
     def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        config: PersonalizedConfig,
-        work: WorkTables,
-        cells: TableName,
+        self, renderer: SqlRenderer, config: PersonalizedConfig, work: WorkTables
     ) -> str:
-        """The query returning one row per violation (a group or a bucket) of this check."""
+        """The query returning one row per violation (a group or a bucket) of this check, over
+        the staged working tables of a run (``work.slots``: the final cells)."""
         attrs = range(len(config.sensitive))
         return renderer.render(
             self.template,
             members=work.members,
-            cells=cells,
+            cells=work.slots,
+            cell_leaves=work.cell_leaves,
             labels=work.labels,
             names=list(config.sensitive_columns),
             k=config.k,
@@ -104,12 +102,11 @@ def run_checks(
     engine: Engine,
     config: PersonalizedConfig,
     work: WorkTables,
-    cells: TableName,
     checks: tuple[Check, ...] | None = None,
 ) -> dict[str, int]:
     """Violations per check (counted in the engine); all zeros means the release may publish."""
     out: dict[str, int] = {}
     for check in checks if checks is not None else checks_for(config):
-        sql = check.violations_sql(engine.sql, config, work, cells)
+        sql = check.violations_sql(engine.sql, config, work)
         out[check.name] = engine.count_query_rows(sql)
     return out

@@ -286,6 +286,7 @@ def group_rows(engine: Engine, config: PersonalizedConfig, work: WorkTables) -> 
     starts = greedy_groups(sizes, config.k)
     engine.load_arrow(work.starts, pa.table({"block": pa.array(starts, pa.int64())}))
     engine.run("personalized/members", target=work.members, blocks=work.blocks, starts=work.starts)
+    engine.analyze(work.members)
     if blocks == 0:
         return Grouping(0, 0, 0, 0)
     group_sizes = group_sizes_of(starts, sizes)
@@ -310,6 +311,7 @@ def _group_safe(
         work.members,
         pa.table({"rid": pa.array(rid, pa.int64()), "group_id": pa.array(group + 1, pa.int64())}),
     )
+    engine.analyze(work.members)
     if len(rid) == 0:
         return Grouping(0, 0, 0, 0)
     sizes = np.bincount(group)

@@ -108,16 +108,16 @@ def sensitive_metrics(
         engine.query(
             "personalized/adversary_groups",
             cells=cells,
+            cell_leaves=work.cell_leaves,
             members=work.members,
-            labels=work.labels,
         )
     )
     mapped = _per_attr(
         engine.query(
             "personalized/adversary_mapping",
             cells=cells,
+            cell_leaves=work.cell_leaves,
             members=work.members,
-            labels=work.labels,
         )
     )
     rows = release.consent.consenting_rows
@@ -257,10 +257,12 @@ def query_error(
     engine.drop(work.predicates)
     engine.load_arrow(work.queries, table)
     engine.load_arrow(work.predicates, predicates)
+    engine.analyze(work.queries)
+    engine.analyze(work.predicates)
     result = engine.query_arrow(
         "personalized/query_error",
         cells=work.slots,
-        labels=work.labels,
+        cell_leaves=work.cell_leaves,
         members=work.members,
         row_values=work.row_values,
         queries=work.queries,

@@ -28,6 +28,11 @@ class WorkTables:
         return self.table("labels")
 
     @property
+    def covers(self) -> TableName:
+        """attr, node, leaf, share: every label with each leaf it covers."""
+        return self.table("covers")
+
+    @property
     def rows(self) -> TableName:
         """rid, q<i> (QIDs), s<a> (label node), r<a> (leaf rank), x<a>/w<a> (numeric SAs)."""
         return self.table("rows")
@@ -60,6 +65,11 @@ class WorkTables:
         return self.table("slots")
 
     @property
+    def cell_leaves(self) -> TableName:
+        """attr, rid, bucket, leaf, p: every final cell with the leaves its label covers."""
+        return self.table("cell_leaves")
+
+    @property
     def queries(self) -> TableName:
         return self.table("queries")
 
@@ -70,6 +80,8 @@ class WorkTables:
     def all(self, cell_versions: int) -> list[TableName]:
         fixed = [
             self.labels,
+            self.covers,
+            self.cell_leaves,
             self.rows,
             self.blocks,
             self.starts,

@@ -73,7 +73,7 @@ def publish_personalized(
     grouping = group_rows(engine, config, work)
     bucketing = bucketize(engine, config, work, rows, keys)
     stage(engine, config, work, bucketing.cells, keys)
-    violations = run_checks(engine, config, work, work.slots)
+    violations = run_checks(engine, config, work)
     if any(violations.values()):
         raise VerificationError({k: v for k, v in violations.items() if v})
     create_published(engine, config, work, target, keys)

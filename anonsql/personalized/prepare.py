@@ -85,6 +85,9 @@ def prepare_rows(
     )[0]
     counts = ConsentCounts(int(source_rows), int(consenting or 0))
     engine.load_arrow(work.labels, labels_table(config))
+    engine.analyze(work.labels)
+    engine.run("personalized/covers", target=work.covers, labels=work.labels)
+    engine.analyze(work.covers)
     sensitive = sensitive_params(config)
     used = [*config.quasi_identifiers, *config.sensitive_columns]
     engine.run(

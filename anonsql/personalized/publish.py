@@ -24,7 +24,8 @@ from anonsql.sql import TableName
 def stage(
     engine: Engine, config: PersonalizedConfig, work: WorkTables, cells: TableName, mixers: Mixers
 ) -> None:
-    """Create ``work.slots`` (the final cells with published slots) and ``work.row_values``."""
+    """Create ``work.slots`` (the final cells with published slots), ``work.cell_leaves``
+    (each cell with the leaves its label covers) and ``work.row_values``."""
     engine.run(
         "personalized/slots",
         target=work.slots,
@@ -39,6 +40,10 @@ def stage(
         qids=list(config.quasi_identifiers),
     )
     engine.analyze(work.slots)
+    engine.run(
+        "personalized/cell_leaves", target=work.cell_leaves, cells=work.slots, covers=work.covers
+    )
+    engine.analyze(work.cell_leaves)
     engine.analyze(work.row_values)
 
 

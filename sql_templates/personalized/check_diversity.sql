@@ -7,7 +7,7 @@
 #}
 {% from "personalized/_macros.sql" import attribute_name, per_attribute %}
 {% from "personalized/_covered.sql" import covered %}
-WITH {{ covered(cells, members, labels, by_group) }}
+WITH {{ covered(cells, cell_leaves, members, by_group) }}
 SELECT {{ attribute_name('cov.attr', names) }} AS attribute, cov.unit AS {{ ('group_id' if by_group else 'bucket') | ident }},
   s.size AS {{ ('group_size' if by_group else 'bucket_size') | ident }}, MAX(cov.n) AS top_count
 FROM covered AS cov

@@ -7,15 +7,7 @@
   the tuple-level mapping a group's rows keep their cells' joint labels, with the group-bucket
   mapping each attribute's labels are the group's bucket mixture, independent across attributes.
 #}
-WITH cell_leaves AS (
-  SELECT c.attr, c.rid, c.bucket, leaf.first_leaf AS leaf, CAST(1 AS DOUBLE) / lab.leaf_count AS p
-  FROM {{ cells | qname }} AS c
-  JOIN {{ labels | qname }} AS lab ON lab.attr = c.attr AND lab.node = c.node
-  JOIN {{ labels | qname }} AS leaf
-    ON leaf.attr = c.attr AND leaf.is_leaf
-    AND leaf.first_leaf BETWEEN lab.first_leaf AND lab.last_leaf
-),
-group_sizes AS (
+WITH group_sizes AS (
   SELECT group_id, COUNT(*) AS size FROM {{ members | qname }} GROUP BY group_id
 ),
 matching AS (
@@ -43,7 +35,7 @@ joint AS (
   SELECT q.query, m.group_id, SUM({% for j in range(d) %}{{ ('l' ~ j) | ident }}.p{{ " * " if not loop.last }}{% endfor %}) AS n
   FROM {{ queries | qname }} AS q
 {% for j in range(d) %}
-  JOIN cell_leaves AS {{ ('l' ~ j) | ident }}
+  JOIN {{ cell_leaves | qname }} AS {{ ('l' ~ j) | ident }}
     ON {{ ('l' ~ j) | ident }}.attr = q.{{ ('a' ~ j) | ident }} AND {{ ('l' ~ j) | ident }}.leaf = q.{{ ('v' ~ j) | ident }}
 {% if not loop.first %}
     AND {{ ('l' ~ j) | ident }}.rid = {{ 'l0' | ident }}.rid
@@ -61,7 +53,7 @@ estimate AS (
 )
 {% else %}
 bucket_mass AS (
-  SELECT attr, bucket, leaf, SUM(p) AS mass FROM cell_leaves GROUP BY attr, bucket, leaf
+  SELECT attr, bucket, leaf, SUM(p) AS mass FROM {{ cell_leaves | qname }} GROUP BY attr, bucket, leaf
 ),
 bucket_sizes AS (
   SELECT attr, bucket, COUNT(*) AS size FROM {{ cells | qname }} GROUP BY attr, bucket

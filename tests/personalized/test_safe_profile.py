@@ -74,18 +74,10 @@ def test_paper_release_fails_the_safe_checks(engine: Engine) -> None:
     load_table_2(engine)
     released = publish(engine, paper_config())
     config = released.release.config
-    found = run_checks(
-        engine,
-        config,
-        released.work,
-        released.work.slots,
-        (GROUP_DIVERSITY, BUCKET_DIVERSITY),
-    )
+    found = run_checks(engine, config, released.work, (GROUP_DIVERSITY, BUCKET_DIVERSITY))
     assert found["group_diversity"] >= 2
     assert found["bucket_diversity"] >= 1
-    rows = engine.fetchall(
-        GROUP_DIVERSITY.violations_sql(engine.sql, config, released.work, released.work.slots)
-    )
+    rows = engine.fetchall(GROUP_DIVERSITY.violations_sql(engine.sql, config, released.work))
     assert {r[0] for r in rows} >= {"job", "salary"}
     # buckets of 5 force repeated JOB labels up the taxonomy: a bucket then covers one leaf
     # with more than half its cells, and the safe profile refuses to publish
@@ -216,9 +208,7 @@ def test_random_tables(engine: Engine, seed: int) -> None:
     assert_bound_holds(engine, safe)
     paper = publish(engine, random_config("paper_compat", 2), name=f"paper{seed}", source=source)
     config = random_config("safe", 3)
-    sql = engine.fetchall(
-        GROUP_DIVERSITY.violations_sql(engine.sql, config, paper.work, paper.work.slots)
-    )
+    sql = engine.fetchall(GROUP_DIVERSITY.violations_sql(engine.sql, config, paper.work))
     flagged = {(r[0], int(r[1])) for r in sql}
     # the predicate over covering counts of every group's published labels
     cells = frame(engine, paper.work.slots).merge(frame(engine, paper.work.members), on="rid")
