@@ -7,16 +7,16 @@
   the tuple-level mapping a group's rows keep their cells' joint labels, with the group-bucket
   mapping each attribute's labels are the group's bucket mixture, independent across attributes.
 #}
-WITH group_sizes AS (
-  SELECT group_id, COUNT(*) AS size FROM {{ members | qname }} GROUP BY group_id
+WITH sized_members AS (
+  SELECT rid, group_id, COUNT(*) OVER (PARTITION BY group_id) AS size FROM {{ members | qname }}
 ),
 matching AS (
-  SELECT q.query, m.group_id, COUNT(*) AS n
+  SELECT q.query, m.group_id, m.size, COUNT(*) AS n
   FROM {{ queries | qname }} AS q
   JOIN {{ predicates | qname }} AS p ON p.query = q.query
   JOIN {{ row_values | qname }} AS v ON v.attr = q.qattr AND v.value = p.value
-  JOIN {{ members | qname }} AS m ON m.rid = v.rid
-  GROUP BY q.query, m.group_id
+  JOIN sized_members AS m ON m.rid = v.rid
+  GROUP BY q.query, m.group_id, m.size
 ),
 actual AS (
   SELECT q.query, COUNT(*) AS n
@@ -45,9 +45,8 @@ joint AS (
   GROUP BY q.query, m.group_id
 ),
 estimate AS (
-  SELECT mt.query, SUM(CAST(mt.n AS DOUBLE) / CAST(g.size AS DOUBLE) * j.n) AS n
+  SELECT mt.query, SUM(CAST(mt.n AS DOUBLE) / CAST(mt.size AS DOUBLE) * j.n) AS n
   FROM matching AS mt
-  JOIN group_sizes AS g ON g.group_id = mt.group_id
   JOIN joint AS j ON j.query = mt.query AND j.group_id = mt.group_id
   GROUP BY mt.query
 )
@@ -72,10 +71,9 @@ group_leaves AS (
   GROUP BY gb.attr, gb.group_id, bm.leaf
 ),
 estimate AS (
-  SELECT q.query, SUM(CAST(mt.n AS DOUBLE){% for j in range(d) %} * {{ ('e' ~ j) | ident }}.expected / CAST(g.size AS DOUBLE){% endfor %}) AS n
+  SELECT q.query, SUM(CAST(mt.n AS DOUBLE){% for j in range(d) %} * {{ ('e' ~ j) | ident }}.expected / CAST(mt.size AS DOUBLE){% endfor %}) AS n
   FROM {{ queries | qname }} AS q
   JOIN matching AS mt ON mt.query = q.query
-  JOIN group_sizes AS g ON g.group_id = mt.group_id
 {% for j in range(d) %}
   JOIN group_leaves AS {{ ('e' ~ j) | ident }}
     ON {{ ('e' ~ j) | ident }}.group_id = mt.group_id AND {{ ('e' ~ j) | ident }}.attr = q.{{ ('a' ~ j) | ident }}
