@@ -34,14 +34,14 @@ import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 sys.path.insert(0, str(ROOT / "tests" / "personalized"))
 
 from adversary import frame, mapping_confidence, raw_confidence, tuple_confidence  # noqa: E402
 from pg_server import start_server  # noqa: E402
 
 from anonsql import api  # noqa: E402
-from anonsql.demo import load_adult  # noqa: E402
+from anonsql.samples import load_adult  # noqa: E402
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine  # noqa: E402
 from anonsql.hierarchies import Hierarchy, read_hierarchy  # noqa: E402
 from anonsql.personalized.config import (  # noqa: E402
