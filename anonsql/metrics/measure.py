@@ -86,7 +86,7 @@ def measure(release: Release) -> Measurement:
     ctx = metric_context(
         e, built, layout.name, qids, release.staged.workspace.models, layout.individuals()
     )
-    metrics = compute_all(ctx)
+    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
     return Measurement(tuple(metrics))
 

@@ -36,8 +36,9 @@ PROFILES: tuple[Profile, ...] = ("paper_compat", "safe")
 FuzzyRule = Literal["paper_intervals", "triangular"]
 FUZZY_RULES: tuple[FuzzyRule, ...] = ("paper_intervals", "triangular")
 
-#: Column names of the published group table that a quasi-identifier may not take.
-RESERVED_NAMES = frozenset({"group_id", "group_size"})
+#: Names a quasi-identifier may not take: columns of the published relations, and the private
+#: row key and group of the working tables.
+RESERVED_NAMES = frozenset({"group_id", "group_size", "__rid", "__group_id"})
 
 #: Default weight rounding step of the safe profile (weights published as 0, .25, .5, .75, 1).
 SAFE_WEIGHT_STEP = 0.25
@@ -137,7 +138,8 @@ class PersonalizedConfig:
     """Everything one personalized release needs, validated on construction.
 
     ``consent_column`` holds each subject's privacy-disclosure flag (the paper's PD); a row is
-    published only when its value is one of ``consent_values`` (NULL never is). ``k`` is the
+    published only when its value is one of ``consent_values`` (NULL never is); None publishes
+    every row (no subject withheld consent, or consent is recorded elsewhere). ``k`` is the
     minimum QID group size, ``l`` the diversity of every sensitive attribute (per attribute
     overridable), ``bucket_k`` the minimum bucket size (default: ``k`` in paper_compat, the
     attribute's ``l`` in safe), ``sensitivity_threshold`` the paper's theta (copies of one label
@@ -149,7 +151,7 @@ class PersonalizedConfig:
     """
 
     quasi_identifiers: tuple[str, ...]
-    consent_column: str
+    consent_column: str | None
     categorical: tuple[CategoricalSA, ...] = ()
     numeric: tuple[NumericSA, ...] = ()
     consent_values: tuple[bool | int | str, ...] = (True,)
@@ -248,9 +250,13 @@ class PersonalizedConfig:
                 "no value means consent",
                 "list the values of the consent column that mean consent, e.g. [true]",
             )
-        if not isinstance(self.consent_column, str) or not self.consent_column:
+        if self.consent_column is not None and (
+            not isinstance(self.consent_column, str) or not self.consent_column
+        ):
             raise SpecError(
-                f"{key}.consent_column", "the consent column is missing", "name the column"
+                f"{key}.consent_column",
+                "the consent column's name is empty",
+                "name the column, or None to publish every row",
             )
         self._validate_columns()
         for i, c in enumerate(self.categorical):
@@ -284,7 +290,7 @@ class PersonalizedConfig:
             *((q, "quasi_identifiers") for q in self.quasi_identifiers),
             *((c.column, "categorical") for c in self.categorical),
             *((n.column, "numeric") for n in self.numeric),
-            (self.consent_column, "consent_column"),
+            *(() if self.consent_column is None else ((self.consent_column, "consent_column"),)),
         ]
         for column, role in named:
             if not isinstance(column, str) or not column:
@@ -300,7 +306,7 @@ class PersonalizedConfig:
             if q in RESERVED_NAMES:
                 raise SpecError(
                     f"{key}.quasi_identifiers",
-                    f"column {q!r} takes a name of the published group table",
+                    f"column name {q!r} is reserved for the published relations",
                     f"rename it in a view first; reserved: {', '.join(sorted(RESERVED_NAMES))}",
                 )
 

@@ -30,9 +30,8 @@ import numpy as np
 import pyarrow as pa
 
 from anonsql.engines.base import Engine
-from anonsql.personalized.config import CategoricalSA, PersonalizedConfig
-from anonsql.personalized.names import WorkTables
-from anonsql.personalized.pipeline import PersonalizedRelease
+from anonsql.personalized.config import CategoricalSA
+from anonsql.personalized.pipeline import Decisions
 
 
 @dataclass(frozen=True)
@@ -96,10 +95,9 @@ def _fraction(part: float, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def sensitive_metrics(
-    engine: Engine, config: PersonalizedConfig, work: WorkTables, release: PersonalizedRelease
-) -> tuple[SensitiveMetrics, ...]:
+def sensitive_metrics(engine: Engine, decisions: Decisions) -> tuple[SensitiveMetrics, ...]:
     """Per sensitive attribute: transformation, gains, NCP and adversary confidences."""
+    config, work = decisions.config, decisions.work
     cells = work.slots
     base = _per_attr(
         engine.query("personalized/metrics_sensitive", cells=cells, labels=work.labels)
@@ -120,8 +118,8 @@ def sensitive_metrics(
             members=work.members,
         )
     )
-    rows = release.consent.consenting_rows
-    source = release.consent.source_rows
+    rows = decisions.consent.consenting_rows
+    source = decisions.consent.source_rows
     out = []
     for attr, sa in enumerate(config.sensitive):
         b = base.get(attr, (attr, 0, 0, 0.0, 0.0, None))
@@ -151,10 +149,12 @@ def sensitive_metrics(
     return tuple(out)
 
 
-def qid_ncp(
-    engine: Engine, config: PersonalizedConfig, work: WorkTables, rows: int
-) -> tuple[tuple[str, float], ...]:
-    """Average NCP of every quasi-identifier's published multisets."""
+def qid_ncp(engine: Engine, decisions: Decisions) -> tuple[tuple[str, float], ...]:
+    """Average NCP of every quasi-identifier's published multisets (categorical ones by their
+    distinct values, with no hierarchy; a release of the spine measures its generalized
+    quasi-identifiers with the registered ``ncp`` metric instead)."""
+    config, work = decisions.config, decisions.work
+    rows = decisions.consent.consenting_rows
     if rows == 0:
         return tuple((q, 0.0) for q in config.quasi_identifiers)
     info = engine.columns(work.rows) or []
@@ -173,8 +173,7 @@ def qid_ncp(
 
 def make_workload(
     engine: Engine,
-    config: PersonalizedConfig,
-    work: WorkTables,
+    decisions: Decisions,
     *,
     sensitive: int,
     queries: int,
@@ -187,6 +186,7 @@ def make_workload(
     values (in value order), and ``sensitive`` distinct sensitive attributes, each with a leaf
     (or term) drawn in proportion to its frequency. The loop is over queries, not rows.
     """
+    config, work = decisions.config, decisions.work
     rng = np.random.default_rng(seed)
     domains = engine.query_arrow(
         "personalized/qid_domains", rows=work.rows, qids=list(config.quasi_identifiers)
@@ -229,9 +229,7 @@ def make_workload(
 
 def query_error(
     engine: Engine,
-    config: PersonalizedConfig,
-    work: WorkTables,
-    rows: int,
+    decisions: Decisions,
     *,
     sensitive: int,
     queries: int = 200,
@@ -240,14 +238,15 @@ def query_error(
 ) -> QueryError:
     """Relative error of a seeded workload of count queries over ``sensitive`` sensitive
     attributes, estimated from the profile's published mapping."""
+    config, work = decisions.config, decisions.work
+    rows = decisions.consent.consenting_rows
     if sensitive > len(config.sensitive) or sensitive < 1:
         raise ValueError("sensitive must be between 1 and the number of sensitive attributes")
     if rows == 0:
         return QueryError(sensitive, 0, 0.0, 0.0)
     table, predicates = make_workload(
         engine,
-        config,
-        work,
+        decisions,
         sensitive=sensitive,
         queries=queries,
         selectivity=selectivity,
@@ -279,31 +278,30 @@ def query_error(
 
 def personalized_metrics(
     engine: Engine,
-    config: PersonalizedConfig,
-    work: WorkTables,
-    release: PersonalizedRelease,
+    decisions: Decisions,
     *,
     query_sensitive: Sequence[int] = (1, 2),
     queries: int = 200,
     seed: int = 0,
 ) -> PersonalizedMetrics:
-    """Every metric of ``release`` (its working tables must still exist)."""
-    rows = release.consent.consenting_rows
-    sensitive = sensitive_metrics(engine, config, work, release)
-    ncp = qid_ncp(engine, config, work, rows)
-    groups = release.grouping.groups
+    """Every metric of a release of ``decisions`` (its working tables must still exist)."""
+    config = decisions.config
+    rows = decisions.consent.consenting_rows
+    sensitive = sensitive_metrics(engine, decisions)
+    ncp = qid_ncp(engine, decisions)
+    groups = decisions.grouping.groups
     qid_pg = _fraction(rows - groups, rows)
     gains_u = [1.0] * len(config.quasi_identifiers) + [s.utility_gain for s in sensitive]
     gains_p = [qid_pg] * len(config.quasi_identifiers) + [s.privacy_gain for s in sensitive]
     errors = tuple(
-        query_error(engine, config, work, rows, sensitive=d, queries=queries, seed=seed)
+        query_error(engine, decisions, sensitive=d, queries=queries, seed=seed)
         for d in query_sensitive
         if d <= len(config.sensitive)
     )
     return PersonalizedMetrics(
         rows=rows,
-        source_rows=release.consent.source_rows,
-        suppression_ratio=release.consent.suppression_ratio,
+        source_rows=decisions.consent.source_rows,
+        suppression_ratio=decisions.consent.suppression_ratio,
         groups=groups,
         qid_ncp=ncp,
         qid_privacy_gain=qid_pg,
@@ -312,3 +310,47 @@ def personalized_metrics(
         privacy_gain=float(np.mean(gains_p)),
         query_error=errors,
     )
+
+
+def release_metrics(
+    engine: Engine, decisions: Decisions, *, queries: int, seed: int
+) -> list[tuple[str, str | None, float]]:
+    """The metrics a release of the spine records beside the registered ones, as
+    ``(metric, attribute, value)``: groups, QID privacy gain, overall utility and privacy gain;
+    per sensitive attribute its transformation ratio, utility and privacy gain, NCP
+    (categorical), the adversary's largest confidence through what is published
+    (``adversary_confidence``) and with the true row links (``adversary_confidence_links``);
+    and the count-query error over 1 and 2 sensitive attributes (``query_error_d1``, ``_d2``;
+    ``queries`` per workload, none when 0)."""
+    config = decisions.config
+    rows = decisions.consent.consenting_rows
+    sensitive = sensitive_metrics(engine, decisions)
+    groups = decisions.grouping.groups
+    qid_pg = _fraction(rows - groups, rows)
+    qids = len(config.quasi_identifiers)
+    out: list[tuple[str, str | None, float]] = [
+        ("groups", None, float(groups)),
+        ("qid_privacy_gain", None, qid_pg),
+        ("utility_gain", None, float(np.mean([1.0] * qids + [s.utility_gain for s in sensitive]))),
+        (
+            "privacy_gain",
+            None,
+            float(np.mean([qid_pg] * qids + [s.privacy_gain for s in sensitive])),
+        ),
+    ]
+    for s in sensitive:
+        out += [
+            ("transformation_ratio", s.attribute, s.transformation_ratio),
+            ("utility_gain", s.attribute, s.utility_gain),
+            ("privacy_gain", s.attribute, s.privacy_gain),
+            ("adversary_confidence", s.attribute, s.confidence_published),
+            ("adversary_confidence_links", s.attribute, s.confidence_links),
+        ]
+        if s.ncp is not None:
+            out.append(("sensitive_ncp", s.attribute, s.ncp))
+    if queries > 0:
+        for d in (1, 2):
+            if d <= len(config.sensitive):
+                error = query_error(engine, decisions, sensitive=d, queries=queries, seed=seed)
+                out.append((f"query_error_d{d}", None, error.mean))
+    return out

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from anonsql.personalized.config import PersonalizedConfig
 from anonsql.sql import TableName
 
 
@@ -98,39 +97,50 @@ class WorkTables:
 class PublishedTables:
     """The published relations of a release.
 
+    ``tuples``: one row per published tuple (a consenting row) with its ``group_id``, its
+    quasi-identifiers generalized to the smallest generalization covering its group's values
+    (when the caller gives them), and, in paper_compat only, its published sensitive cells
+    (the paper's tuple-level mapping joined to the bucket tables), in a keyed shuffled order.
     ``groups``: one row per QID group, its size and one value:count multiset per QID (the
-    paper's Table 8, one row per group). ``group_values``: the same multisets in long form
-    (group_id, attribute, value, frequency). ``buckets[a]``: the bucket table of sensitive
-    attribute ``a`` (bucket, slot, value) or, numeric, (bucket, slot, term, weight).
+    paper's Table 8). ``group_values``: the same multisets in long form (group_id, attribute,
+    value, frequency). ``buckets``: every attribute's buckets (attribute, bucket, slot, label,
+    weight; the weight of numeric attributes' fuzzy terms, NULL for categorical ones).
     ``group_buckets``: (attribute, group_id, bucket, frequency), how many rows of each group
-    fall in each bucket. ``tuple_links``: (tuple_id, group_id, attribute, bucket, slot), the
-    paper's tuple-level mapping, published by the paper_compat profile only.
+    have their cell in each bucket. ``sa_taxonomy``: (attribute, label, leaf), every published
+    label with each leaf value (or term) it may stand for.
     """
 
+    tuples: TableName
     groups: TableName
     group_values: TableName
-    buckets: tuple[TableName, ...]
+    buckets: TableName
     group_buckets: TableName
-    tuple_links: TableName | None
+    sa_taxonomy: TableName
 
     @classmethod
-    def beside(cls, base: TableName, config: PersonalizedConfig) -> PublishedTables:
-        """Names derived from ``base``: ``base`` (groups), ``base__values``,
-        ``base__sa_<column>``, ``base__group_buckets``, ``base__tuple_links``."""
+    def beside(cls, base: TableName) -> PublishedTables:
+        """Names derived from ``base``: ``base`` (the tuples), ``base__groups``,
+        ``base__group_values``, ``base__buckets``, ``base__group_buckets`` and
+        ``base__sa_taxonomy`` (the companions an anonsql release of this layout publishes)."""
 
         def named(suffix: str) -> TableName:
             return base.with_name(base.name + "__" + suffix)
 
         return cls(
-            groups=base,
-            group_values=named("values"),
-            buckets=tuple(named("sa_" + c) for c in config.sensitive_columns),
+            tuples=base,
+            groups=named("groups"),
+            group_values=named("group_values"),
+            buckets=named("buckets"),
             group_buckets=named("group_buckets"),
-            tuple_links=named("tuple_links") if config.profile == "paper_compat" else None,
+            sa_taxonomy=named("sa_taxonomy"),
         )
 
     def all(self) -> list[TableName]:
-        out = [self.groups, self.group_values, *self.buckets, self.group_buckets]
-        if self.tuple_links is not None:
-            out.append(self.tuple_links)
-        return out
+        return [
+            self.tuples,
+            self.groups,
+            self.group_values,
+            self.buckets,
+            self.group_buckets,
+            self.sa_taxonomy,
+        ]

@@ -4,15 +4,17 @@
 :func:`stage` builds the working tables the published relations and the checks read (cells with
 their slots, QID values in long form); :func:`create_published` creates every relation of
 :class:`PublishedTables` from them. Each is a ``CREATE TABLE`` at a target the caller names,
-so the integrator places them (build in a staging schema, swap, grant).
+so the caller places them (the release layout: under the names the swap gives).
 
-The mapping is tuple-level in paper_compat (``tuple_links``: each published tuple's group and
-bucket cell per attribute, which reconstructs every tuple with its published sensitive labels)
-and per group and bucket in safe (``group_buckets`` only, with each bucket table shuffled on
-its own, so the pairing of one row's cells across attributes is not published).
+The mapping is tuple-level in paper_compat (``tuples`` carries each published tuple's
+sensitive cells: the paper's associative mapping joined to the bucket tables) and per group and
+bucket in safe (``group_buckets`` only, with each attribute's buckets shuffled on their own, so
+the pairing of one row's cells across attributes is not published).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from anonsql.engines.base import Engine
 from anonsql.personalized.config import CategoricalSA, PersonalizedConfig
@@ -47,16 +49,44 @@ def stage(
     engine.analyze(work.row_values)
 
 
+@dataclass(frozen=True)
+class GeneralizedQids:
+    """Each QID group's quasi-identifiers generalized (the run's ``generalized`` working table
+    of the spine: ``pid`` = the group id, ``g<i>`` the published value of QID ``i``), and the
+    published name of each ``g<i>`` column."""
+
+    table: TableName
+    columns: tuple[tuple[str, str], ...]
+
+
 def create_published(
     engine: Engine,
     config: PersonalizedConfig,
     work: WorkTables,
     target: PublishedTables,
     mixers: Mixers,
+    generalized: GeneralizedQids | None = None,
 ) -> None:
-    """Create every relation of ``target`` (none may exist) from the staged working tables."""
+    """Create every relation of ``target`` (none may exist) from the staged working tables;
+    ``generalized`` adds each tuple's generalized quasi-identifiers to ``target.tuples``."""
     qids = list(config.quasi_identifiers)
     names = list(config.sensitive_columns)
+    paper = config.profile == "paper_compat"
+    engine.run(
+        "personalized/tuples",
+        target=target.tuples,
+        members=work.members,
+        slots=work.slots,
+        labels=work.labels,
+        generalized=generalized,
+        cells=[
+            {"attr": a, "column": sa.column, "numeric": not isinstance(sa, CategoricalSA)}
+            for a, sa in enumerate(config.sensitive)
+        ]
+        if paper
+        else [],
+        mixer=mixers.tuples,
+    )
     engine.run(
         "personalized/groups",
         target=target.groups,
@@ -71,15 +101,13 @@ def create_published(
         members=work.members,
         qids=qids,
     )
-    for attr, (sa, table) in enumerate(zip(config.sensitive, target.buckets, strict=True)):
-        engine.run(
-            "personalized/bucket_table",
-            target=table,
-            slots=work.slots,
-            labels=work.labels,
-            attr=attr,
-            kind="categorical" if isinstance(sa, CategoricalSA) else "numeric",
-        )
+    engine.run(
+        "personalized/buckets",
+        target=target.buckets,
+        slots=work.slots,
+        labels=work.labels,
+        names=names,
+    )
     engine.run(
         "personalized/group_buckets",
         target=target.group_buckets,
@@ -87,13 +115,11 @@ def create_published(
         members=work.members,
         names=names,
     )
-    if target.tuple_links is not None:
-        engine.run(
-            "personalized/tuple_links",
-            target=target.tuple_links,
-            slots=work.slots,
-            members=work.members,
-            rows=work.rows,
-            names=names,
-            mixer=mixers.tuples,
-        )
+    engine.run(
+        "personalized/sa_taxonomy",
+        target=target.sa_taxonomy,
+        slots=work.slots,
+        labels=work.labels,
+        covers=work.covers,
+        names=names,
+    )

@@ -21,6 +21,12 @@ COMPANIONS = (
     "person_map",
     "item_map",
     "fingerprints",
+    # personalized outputs (several sensitive attributes in buckets)
+    "groups",
+    "group_values",
+    "buckets",
+    "group_buckets",
+    "sa_taxonomy",
 )
 
 

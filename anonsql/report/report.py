@@ -3,6 +3,7 @@ people read (the CLI prints it; ``anonsql report`` renders more)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,9 @@ class RunResult:
             if sa_ncp:
                 lines.append(("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %"))
             also = ("by_person", "fingerprints", "person_map")
+        # a layout may record lines of its own and the companions it published
+        lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
+        also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
         p = self.partitioning
         lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
         lines.append(("time", f"{cert['seconds']:.2f} s"))

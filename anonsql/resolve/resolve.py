@@ -50,6 +50,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     dims = quasi_identifiers(spec, types)
     models = build_models(spec)
     algorithm.check_models(models)
+    algorithm = algorithm.bind(spec, catalog)
     fingerprints = fingerprint_column(spec, models)
     order = list(spec.columns)
     record_level = [m for m in models if not m.counts_persons]

@@ -54,3 +54,8 @@ CASE {{ expr }}{% for v in values %} WHEN {{ loop.index0 | lit }} THEN {{ v | li
 {% macro key_part(p) -%}
 {% if p.prefix is not none %}SUBSTRING(CAST({{ p.column | ident }} AS VARCHAR), 1, {{ p.prefix | lit }}){% else %}{{ p.column | ident }}{% endif %}
 {%- endmacro %}
+{# Whether the row aliased `alias` consents: its consent column holds one of the values meaning
+   consent (NULL never does). #}
+{% macro consented(alias, consent, values) -%}
+{{ alias }}.{{ consent | ident }} IN ({% for v in values %}{{ v | lit }}{{ ", " if not loop.last }}{% endfor %})
+{%- endmacro %}

@@ -5,7 +5,7 @@
   when the value is not a leaf; the fuzzy term of a numeric value), r<a> its leaf rank (the term
   for numeric ones), x<a> and w<a> the numeric value and its term weight.
 #}
-{% from "personalized/_macros.sql" import fuzzy_term, fuzzy_weight %}
+{% from "personalized/_macros.sql" import consented, fuzzy_term, fuzzy_weight %}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
   CAST(ROW_NUMBER() OVER (ORDER BY {% for c in order_columns %}src.{{ c | ident }} ASC NULLS LAST{{ ", " if not loop.last }}{% endfor %}) AS BIGINT) AS rid
@@ -31,4 +31,6 @@ LEFT JOIN {{ labels | qname }} AS {{ ('l' ~ s.attr) | ident }}
   AND {{ ('l' ~ s.attr) | ident }}.is_leaf
   AND {{ ('l' ~ s.attr) | ident }}.label = CAST(src.{{ s.column | ident }} AS VARCHAR)
 {% endfor %}
-WHERE src.{{ consent | ident }} IN ({% for v in consent_values %}{{ v | lit }}{{ ", " if not loop.last }}{% endfor %})
+{% if consent is not none %}
+WHERE {{ consented('src', consent, consent_values) }}
+{% endif %}
