@@ -9,4 +9,4 @@ JOIN {{ labels | qname }} AS lab ON lab.attr = u.attr AND lab.node = u.node
 JOIN {{ covers | qname }} AS cv ON cv.attr = u.attr AND cv.node = u.node
 JOIN {{ labels | qname }} AS leaf
   ON leaf.attr = cv.attr AND leaf.is_leaf AND leaf.first_leaf = cv.leaf
-ORDER BY u.attr, lab.label, leaf.label
+ORDER BY attribute, label, leaf

@@ -2,10 +2,10 @@
 anonsql code): given a target's QID group, how confident can one be of each sensitive value or
 fuzzy term?
 
-* :func:`tuple_confidence` reads the tuple-level links (paper_compat publishes them): each
-  tuple of the group shows its cells' labels. ``covering=False`` counts equal labels (the
-  digest's T14 reading); ``covering=True`` counts, for a leaf value, every label on its path
-  to the root (a generalized label may stand for any leaf below it).
+* :func:`tuple_confidence` reads the tuple-level cells (paper_compat publishes them with each
+  tuple): each tuple of the group shows its cells' labels. ``covering=False`` counts equal
+  labels (the digest's T14 reading); ``covering=True`` counts, for a leaf value, every label
+  on its path to the root (a generalized label may stand for any leaf below it).
 * :func:`mapping_confidence` reads only the group-bucket counts and the bucket tables (random
   worlds: a bucket's cells are equally likely to belong to any of its rows):
   P(v | G) = sum_B c(G, B) / |G| * cover_B(v) / |B|.
@@ -50,25 +50,24 @@ def _expand(cells: pd.DataFrame, taxonomy: Hierarchy | None) -> pd.DataFrame:
 
 
 def tuple_confidence(
-    links: pd.DataFrame,
-    buckets: Mapping[str, pd.DataFrame],
+    tuples: pd.DataFrame,
+    attributes: list[str],
     taxonomies: Mapping[str, Hierarchy | None],
     *,
     covering: bool,
 ) -> dict[str, float]:
     """Per attribute: max over groups and values of the share of the group's tuples whose
-    published cell is (or covers) the value."""
+    published cell (a column of ``tuples``, which paper_compat publishes per tuple) is (or
+    covers) the value."""
     out: dict[str, float] = {}
-    sizes = links.groupby("tuple_id")["group_id"].first().value_counts()
-    for attribute, table in buckets.items():
-        cells = table.rename(columns={_label_column(table): "label"})[["bucket", "slot", "label"]]
-        joined = links[links["attribute"] == attribute].merge(cells, on=["bucket", "slot"])
-        assert len(joined) == len(links[links["attribute"] == attribute])
+    sizes = tuples.groupby("group_id").size()
+    for attribute in attributes:
+        cells = pd.DataFrame({"group_id": tuples["group_id"], "label": tuples[attribute]})
         if covering:
-            joined = _expand(joined, taxonomies.get(attribute))
+            cells = _expand(cells, taxonomies.get(attribute))
         else:
-            joined = joined.assign(leaf=joined["label"])
-        counts = joined.groupby(["group_id", "leaf"]).size().rename("n").reset_index()
+            cells = cells.assign(leaf=cells["label"])
+        counts = cells.groupby(["group_id", "leaf"]).size().rename("n").reset_index()
         counts["p"] = counts["n"] / counts["group_id"].map(sizes)
         out[attribute] = float(counts["p"].max())
     return out

@@ -177,7 +177,7 @@ def publish(
     engine.ensure_schema("w")
     engine.ensure_schema("anon")
     work = WorkTables("w", name + "_")
-    target = PublishedTables.beside(TableName(name, "anon"), config)
+    target = PublishedTables.beside(TableName(name, "anon"))
     release = publish_personalized(engine, source, config, work, target)
     return Released(release, work, target)
 
@@ -206,18 +206,28 @@ def private_values(engine: Engine, released: Released) -> pd.DataFrame:
 
 
 def published_frames(engine: Engine, released: Released) -> dict[str, pd.DataFrame]:
-    """Every published relation as a frame, by role (buckets under the column's name)."""
+    """Every published relation as a frame, by role: ``tuples``, ``groups``, ``group_values``,
+    ``group_buckets``, ``sa_taxonomy``, and each attribute's buckets under the column's name
+    (``bucket, slot, value`` or, numeric, ``bucket, slot, term, weight``), read from the one
+    long-form bucket table."""
     t = released.target
     config = released.release.config
     out = {
+        "tuples": frame(engine, t.tuples),
         "groups": frame(engine, t.groups),
         "group_values": frame(engine, t.group_values),
         "group_buckets": frame(engine, t.group_buckets),
+        "sa_taxonomy": frame(engine, t.sa_taxonomy),
     }
-    for column, table in zip(config.sensitive_columns, t.buckets, strict=True):
-        out[column] = frame(engine, table)
-    if t.tuple_links is not None:
-        out["tuple_links"] = frame(engine, t.tuple_links)
+    buckets = frame(engine, t.buckets)
+    numeric = {n.column for n in config.numeric}
+    for column in config.sensitive_columns:
+        own = buckets[buckets["attribute"] == column].drop(columns=["attribute"])
+        if column in numeric:
+            own = own.rename(columns={"label": "term"})
+        else:
+            own = own.rename(columns={"label": "value"}).drop(columns=["weight"])
+        out[column] = own.reset_index(drop=True)
     return out
 
 

@@ -28,7 +28,7 @@ def test_exact_release_answers_queries_exactly(engine: Engine, profile: str) -> 
     )
     released = publish(engine, config, name=profile)
     assert released.release.grouping.groups == 10
-    metrics = personalized_metrics(engine, config, released.work, released.release, queries=60)
+    metrics = personalized_metrics(engine, released.release.decisions, queries=60)
     assert [q.sensitive for q in metrics.query_error] == [1, 2]
     for q in metrics.query_error:
         assert q.queries == 60
@@ -40,14 +40,13 @@ def test_exact_release_answers_queries_exactly(engine: Engine, profile: str) -> 
 def test_one_group_release(engine: Engine) -> None:
     load_table_2(engine)
     released = publish(engine, paper_config(k=10))
-    config = released.release.config
     assert released.release.grouping.groups == 1
-    metrics = personalized_metrics(engine, config, released.work, released.release, queries=30)
+    metrics = personalized_metrics(engine, released.release.decisions, queries=30)
     assert dict(metrics.qid_ncp) == {"age": 1.0, "gender": 1.0, "zipcode": 1.0}
     assert metrics.qid_privacy_gain == pytest.approx(0.9)
     # one group: the estimate spreads the group's labels over the predicate's share
     errors = [
-        query_error(engine, config, released.work, 10, sensitive=2, queries=30, seed=s).mean
+        query_error(engine, released.release.decisions, sensitive=2, queries=30, seed=s).mean
         for s in (0, 1)
     ]
     assert all(e > 0 for e in errors)
@@ -56,15 +55,11 @@ def test_one_group_release(engine: Engine) -> None:
 def test_workload_is_seeded(engine: Engine) -> None:
     load_table_2(engine)
     released = publish(engine, safe_config())
-    config = released.release.config
-    first = make_workload(
-        engine, config, released.work, sensitive=2, queries=20, selectivity=0.3, seed=4
-    )
-    again = make_workload(
-        engine, config, released.work, sensitive=2, queries=20, selectivity=0.3, seed=4
-    )
+    decisions = released.release.decisions
+    first = make_workload(engine, decisions, sensitive=2, queries=20, selectivity=0.3, seed=4)
+    again = make_workload(engine, decisions, sensitive=2, queries=20, selectivity=0.3, seed=4)
     assert first[0].equals(again[0]) and first[1].equals(again[1])
     table = first[0].to_pandas()
     assert (table["a0"] != table["a1"]).all()
     with pytest.raises(ValueError, match="sensitive"):
-        query_error(engine, config, released.work, 10, sensitive=7)
+        query_error(engine, released.release.decisions, sensitive=7)

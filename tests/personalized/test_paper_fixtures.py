@@ -179,7 +179,7 @@ def test_t8_categorical_buckets(engine: Engine, paper: Released) -> None:
 
 
 def test_t10_to_t12_metrics(engine: Engine, paper: Released) -> None:
-    metrics = personalized_metrics(engine, paper.release.config, paper.work, paper.release)
+    metrics = personalized_metrics(engine, paper.release.decisions)
     by = {s.attribute: s for s in metrics.sensitive}
     # T10: transformation ratio over the published rows, and over the 12 source rows
     assert [by[c].transformation_ratio for c in ("education", "job", "disease")] == [
@@ -210,16 +210,15 @@ def test_t14_the_paper_bounds_no_inference(engine: Engine, paper: Released) -> N
     assert raw["job"] == pytest.approx(0.75)
     assert raw["salary"] == pytest.approx(1.0)
     published = published_frames(engine, paper)
-    buckets = {c: published[c] for c in config.sensitive_columns}
-    exact = tuple_confidence(published["tuple_links"], buckets, taxonomies(config), covering=False)
-    covering = tuple_confidence(
-        published["tuple_links"], buckets, taxonomies(config), covering=True
-    )
+    columns = list(config.sensitive_columns)
+    tuples = published["tuples"]
+    exact = tuple_confidence(tuples, columns, taxonomies(config), covering=False)
+    covering = tuple_confidence(tuples, columns, taxonomies(config), covering=True)
     assert exact["salary"] == pytest.approx(1.0)
     assert exact["job"] >= 0.75 - 1e-9
     assert covering["job"] >= exact["job"]
     # the same numbers in SQL
-    metrics = personalized_metrics(engine, config, paper.work, paper.release, query_sensitive=())
+    metrics = personalized_metrics(engine, paper.release.decisions, query_sensitive=())
     sql = {s.attribute: s.confidence_published for s in metrics.sensitive}
     for column in config.sensitive_columns:
         assert sql[column] == pytest.approx(covering[column])
