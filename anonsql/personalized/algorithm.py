@@ -312,6 +312,18 @@ class Personalized(Algorithm):
         opts, spec, e = self.opts, declaration.spec, workspace.engine
         start = e.stats.statements
         consent = opts.consent
+        if consent is not None:
+            counted = e.query(
+                "personalized/consent_counts",
+                source=workspace.source,
+                consent=consent.column,
+                consent_values=list(consent.values),
+            )
+            if not int(counted[0][1] or 0):
+                raise InfeasibleError(
+                    f"{KEY}.consent: no row of the source consents, so there is nothing to "
+                    "publish. Fix: check the consent column and the values meaning consent"
+                )
         progress("reading the sensitive attributes' taxonomies")
         categorical = tuple(
             CategoricalSA(
@@ -346,11 +358,6 @@ class Personalized(Algorithm):
         keys = mixers(config.seed)
         progress(f"grouping and bucketizing ({opts.profile} profile)")
         decisions = decide(e, workspace.source, config, WorkTables(workspace.schema), keys)
-        if decisions.consent.consenting_rows == 0:
-            raise InfeasibleError(
-                f"{KEY}.consent: no row of the source consents, so there is nothing to publish. "
-                "Fix: check the consent column and the values meaning consent"
-            )
         self._spine_tables(workspace, decisions)
         return Partitioning(
             partitions=decisions.grouping.groups,

@@ -104,3 +104,27 @@ def raw_confidence(groups_and_values: pd.DataFrame, attributes: list[str]) -> di
         counts = groups_and_values.groupby(["group_id", a]).size().rename("n").reset_index()
         out[a] = float((counts["n"] / counts["group_id"].map(sizes)).max())
     return out
+
+
+def published_confidence(
+    group_buckets: pd.DataFrame, buckets: pd.DataFrame, sa_taxonomy: pd.DataFrame
+) -> dict[str, float]:
+    """Per attribute: max over groups and leaves of the random-worlds posterior, read from a
+    release's published relations only: ``__group_buckets`` (attribute, group_id, bucket,
+    frequency), the long-form ``__buckets`` (attribute, bucket, slot, label, weight) and
+    ``__sa_taxonomy`` (attribute, label, leaf: the leaves a label may stand for)."""
+    out: dict[str, float] = {}
+    for attribute, cells in buckets.groupby("attribute"):
+        size = cells.groupby("bucket").size().rename("bucket_size").reset_index()
+        leaves = sa_taxonomy[sa_taxonomy["attribute"] == attribute][["label", "leaf"]]
+        expanded = cells[["bucket", "label"]].merge(leaves, on="label", how="left")
+        assert expanded["leaf"].notna().all(), f"{attribute}: a label the taxonomy lacks"
+        cover = expanded.groupby(["bucket", "leaf"]).size().rename("cover").reset_index()
+        gb = group_buckets[group_buckets["attribute"] == attribute]
+        group_size = gb.groupby("group_id")["frequency"].sum().rename("group_size").reset_index()
+        post = (
+            gb.merge(group_size, on="group_id").merge(size, on="bucket").merge(cover, on="bucket")
+        )
+        post["p"] = post["frequency"] / post["group_size"] * post["cover"] / post["bucket_size"]
+        out[str(attribute)] = float(post.groupby(["group_id", "leaf"])["p"].sum().max())
+    return out

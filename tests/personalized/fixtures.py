@@ -95,6 +95,39 @@ SALARY_TRIANGULAR = FuzzyTerms(INCOME, (50000, 150000, 300000))
 BONUS_TRIANGULAR = FuzzyTerms(INCOME, (5000, 15000, 30000))
 LOAN_TRIANGULAR = FuzzyTerms(INCOME, (60000, 180000, 360000))
 
+#: Table 8 of the paper as the paper_compat profile publishes it: per group (keyed by its ZIP
+#: codes) the multisets of age and gender, and the group size
+TABLE_8 = {
+    frozenset({"22311", "22629"}): ({"25": 1, "30": 1}, {"Male": 1, "Female": 1}, 2),
+    frozenset({"12411", "12523"}): ({"38": 1, "40": 1}, {"Male": 1, "Female": 1}, 2),
+    frozenset({"42344", "42411", "42413", "42512"}): (
+        {"43": 1, "47": 1, "49": 1, "50": 1},
+        {"Male": 3, "Female": 1},
+        4,
+    ),
+    frozenset({"32243", "32266"}): ({"55": 1, "60": 1}, {"Male": 1, "Female": 1}, 2),
+}
+
+TABLE_9 = {
+    50000: ("Low", 1.0),
+    58000: ("Low", 0.92),
+    60000: ("Low", 0.9),
+    70000: ("Low", 0.8),
+    90000: ("Low", 0.6),
+    120000: ("Low", 0.3),
+    125000: ("Low", 0.25),
+    200000: ("Medium", 0.5),
+    250000: ("Medium", 0.0),
+    300000: ("High", 1.0),
+}
+
+
+def multiset(text: str) -> dict[str, int]:
+    """A published ``v1:c1,v2:c2`` multiset as a mapping."""
+    pairs = (item.split(":") for item in text.split(","))
+    return {v: int(c) for v, c in pairs}
+
+
 SOURCE = TableName("table2", "main")
 QIDS = ("age", "gender", "zipcode")
 PID_BY_SALARY = {row[6]: row[1] for row in TABLE_2}

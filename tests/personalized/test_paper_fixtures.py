@@ -10,7 +10,10 @@ from adversary import frame, raw_confidence, tuple_confidence
 from fixtures import (
     PID_BY_SALARY,
     TABLE_2,
+    TABLE_8,
+    TABLE_9,
     Released,
+    multiset,
     paper_config,
     private_values,
     publish,
@@ -80,50 +83,22 @@ def test_t3_qid_clusters(engine: Engine, paper: Released) -> None:
     assert values.groupby("group_id").size().min() >= 2
 
 
-def _multiset(text: str) -> dict[str, int]:
-    pairs = (item.split(":") for item in text.split(","))
-    return {v: int(c) for v, c in pairs}
-
-
 def test_t4_multisets(engine: Engine, paper: Released) -> None:
     groups = published_frames(engine, paper)["groups"]
     got = {
-        frozenset(_multiset(g["zipcode"])): (
-            _multiset(g["age"]),
-            _multiset(g["gender"]),
+        frozenset(multiset(g["zipcode"])): (
+            multiset(g["age"]),
+            multiset(g["gender"]),
             g["group_size"],
         )
         for g in groups.to_dict("records")
     }
-    assert got == {
-        frozenset({"22311", "22629"}): ({"25": 1, "30": 1}, {"Male": 1, "Female": 1}, 2),
-        frozenset({"12411", "12523"}): ({"38": 1, "40": 1}, {"Male": 1, "Female": 1}, 2),
-        frozenset({"42344", "42411", "42413", "42512"}): (
-            {"43": 1, "47": 1, "49": 1, "50": 1},
-            {"Male": 3, "Female": 1},
-            4,
-        ),
-        frozenset({"32243", "32266"}): ({"55": 1, "60": 1}, {"Male": 1, "Female": 1}, 2),
-    }
+    assert got == TABLE_8
     # canonical order: ascending values, numbers numerically
     row = groups[groups["group_size"] == 4].iloc[0]
     assert row["age"] == "43:1,47:1,49:1,50:1"
     assert row["zipcode"] == "42344:1,42411:1,42413:1,42512:1"
     assert row["gender"] == "Female:1,Male:3"
-
-
-TABLE_9 = {
-    50000: ("Low", 1.0),
-    58000: ("Low", 0.92),
-    60000: ("Low", 0.9),
-    70000: ("Low", 0.8),
-    90000: ("Low", 0.6),
-    120000: ("Low", 0.3),
-    125000: ("Low", 0.25),
-    200000: ("Medium", 0.5),
-    250000: ("Medium", 0.0),
-    300000: ("High", 1.0),
-}
 
 
 def test_t5_t6_fuzzy_terms_in_the_engine(engine: Engine, paper: Released) -> None:
