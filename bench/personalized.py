@@ -41,7 +41,6 @@ from adversary import frame, mapping_confidence, raw_confidence, tuple_confidenc
 from pg_server import start_server  # noqa: E402
 
 from anonsql import api  # noqa: E402
-from anonsql.samples import load_adult  # noqa: E402
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine  # noqa: E402
 from anonsql.hierarchies import Hierarchy, read_hierarchy  # noqa: E402
 from anonsql.personalized.config import (  # noqa: E402
@@ -54,6 +53,7 @@ from anonsql.personalized.fuzzy import fuzzify  # noqa: E402
 from anonsql.personalized.metrics import PersonalizedMetrics, personalized_metrics  # noqa: E402
 from anonsql.personalized.names import PublishedTables, WorkTables  # noqa: E402
 from anonsql.personalized.pipeline import drop_work, publish_personalized  # noqa: E402
+from anonsql.samples import load_adult  # noqa: E402
 from anonsql.sql import TableName  # noqa: E402
 
 #: low-cardinality QIDs first: the cluster key follows this order (1D order of the grouping)

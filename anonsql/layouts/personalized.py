@@ -5,7 +5,8 @@ values, linked per tuple (``paper_compat``) or per group and bucket (``safe``).
 Published (all tables: the groups were decided over the consenting rows of one moment, so the
 release is a snapshot, whatever ``output.materialize`` says):
 
-* ``anon.t``: one row per published tuple (a consenting row), its ``group_id`` and its
+* ``anon.t``: one row per published tuple (a consenting row; a frozen copy of the private
+  ``anon_private.t__released`` beside the private view ``t__source``), its ``group_id`` and its
   quasi-identifiers generalized to the smallest generalization covering its group (what the
   ``k_anonymity`` check and the registered metrics read); in ``paper_compat`` also its published
   sensitive cells (label, and weight for numeric attributes);
@@ -29,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anonsql.engines import Engine
-from anonsql.layouts.base import SHARED_GRANTED, Layout
+from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.personalized.algorithm import PersonalizedRun
 from anonsql.personalized.checks import checks_for, run_checks
 from anonsql.personalized.config import PersonalizedConfig
@@ -40,6 +41,7 @@ from anonsql.personalized.publish import GeneralizedQids, create_published, stag
 from anonsql.privacy.base import EPSILON, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.release.names import OutputNames
+from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
 
 #: The companions a personalized release publishes beside ``anon.t``.
@@ -51,6 +53,13 @@ PUBLISHED_CHECKS = {
     "bucket_size": "published buckets of >= bucket_k cells",
     "confidence": "confidence through the published relations <= 1/l",
 }
+
+
+def published_tables(names: OutputNames, relations: CheckedRelations) -> PublishedTables:
+    """The relations of a release of this layout: the tuples as analysts query them (or as
+    released, in the private schema) and the companions beside them."""
+    tuples = names.main if relations == "published" else names.released
+    return PublishedTables(tuples, *(names.companion(k) for k in PUBLISHED))
 
 
 def _published_key(name: str) -> str:
@@ -89,17 +98,21 @@ class PersonalizedLayout(Layout):
         )
 
     def create(self, names: OutputNames, kind: str) -> None:
-        """Every relation is a table (a snapshot), whatever ``kind`` asks."""
+        """The tuples are built as the private ``__released`` table and published as a frozen
+        copy (a snapshot), whatever ``kind`` asks; ``__source`` is the private view of the
+        source every release has (``status`` reads it)."""
         ws = self.workspace
+        e = ws.engine
+        e.run("publish/source_view", target=names.source, source=self.resolved.source)
         generalized = GeneralizedQids(
             ws.work("generalized"), tuple((d.column, f"g{d.index}") for d in ws.dimensions)
         )
-        target = PublishedTables.beside(names.main)
-        create_published(
-            ws.engine, self.config, self.decisions.work, target, self.run.keys, generalized
-        )
+        target = published_tables(names, "released")
+        create_published(e, self.config, self.decisions.work, target, self.run.keys, generalized)
         for table in target.all():
-            ws.engine.analyze(table)
+            e.analyze(table)
+        self.publish_guarded(names.main, names.released, "TABLE", self.workspace.models, None)
+        e.analyze(names.main)
 
     @classmethod
     def planned_checks(
@@ -108,9 +121,12 @@ class PersonalizedLayout(Layout):
         qids: Sequence[str],
         models: Sequence[PrivacyModel],
         person: str | None,
+        *,
+        relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
         """The models (class sizes only) on the generalized tuples."""
-        return [PlannedCheck(names.main, tuple(qids), tuple(models))]
+        relation = names.main if relations == "published" else names.released
+        return [PlannedCheck(relation, tuple(qids), tuple(models))]
 
     def violations(self, names: OutputNames) -> dict[str, int]:
         """The profile's checks over the private working tables (every row's true group and
@@ -132,7 +148,7 @@ class PersonalizedLayout(Layout):
         counts and the buckets."""
         facts = json.loads(str(certificate["personalized"]))
         attributes = facts["sensitive"]
-        t = PublishedTables.beside(names.main)
+        t = published_tables(names, "published")
         sql = engine.sql
 
         def count(template: str, **params: Any) -> int:
@@ -170,6 +186,18 @@ class PersonalizedLayout(Layout):
             "rows accounted for": (names.main, decisions.consent.consenting_rows),
             "groups accounted for": (names.companion("groups"), decisions.grouping.groups),
         }
+
+    @classmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        """The tuples carry no key back to the source (a snapshot of the consenting rows): the
+        release covers the rows it was certified with (while the source still has as many),
+        and counts the rows without consent it withheld as suppressed; ``status`` tells a
+        changed source by its checksum."""
+        now = engine.count_rows(release.names.source)
+        certified = release.source_rows
+        withheld = int(release.certificate.get("withheld_rows") or 0)
+        covered = min(now, certified)
+        return Coverage(now, covered, min(covered, withheld))
 
     @classmethod
     def measured(cls, names: OutputNames) -> TableName:
