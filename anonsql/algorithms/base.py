@@ -79,6 +79,11 @@ class Algorithm(ABC):
     person_level: ClassVar[bool] = False
     #: The release layout (``anonsql.layouts``) that publishes what the algorithm leaves.
     layout: ClassVar[str] = "record"
+    #: Whether the release publishes the sensitive and insensitive columns unchanged (then the
+    #: resolve step refuses those that determine a quasi-identifier and the measure step
+    #: measures what they expose); False for algorithms that transform every column they
+    #: publish (e.g. ``personalized``: sensitive values in buckets).
+    publishes_unchanged: ClassVar[bool] = True
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options

@@ -164,6 +164,8 @@ class Personalized(Algorithm):
     Options = PersonalizedOptions
     layout = "personalized"
     reference = REFERENCE
+    #: sensitive values are published in buckets (labels, fuzzy terms), never unchanged
+    publishes_unchanged = False
 
     def __init__(self, options: OptionsBase, declaration: Declaration | None = None) -> None:
         super().__init__(options)

@@ -97,7 +97,9 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
 
     roles = {name: col.role for name, col in spec.columns.items()}
     passthrough = [
-        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
+        c.name
+        for c in catalog
+        if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE) and algorithm.publishes_unchanged
     ]
     unchanged = [c for c in passthrough if c != fingerprints]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
