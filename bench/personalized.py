@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -37,30 +38,21 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 sys.path.insert(0, str(ROOT / "tests" / "personalized"))
 
-from adversary import frame, mapping_confidence, raw_confidence, tuple_confidence  # noqa: E402
+from adversary import frame, published_confidence  # noqa: E402
 from pg_server import start_server  # noqa: E402
 
 from anonsql import api  # noqa: E402
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine  # noqa: E402
-from anonsql.hierarchies import Hierarchy, read_hierarchy  # noqa: E402
-from anonsql.personalized.config import (  # noqa: E402
-    CategoricalSA,
-    FuzzyTerms,
-    NumericSA,
-    PersonalizedConfig,
-)
+from anonsql.personalized.config import FuzzyTerms  # noqa: E402
 from anonsql.personalized.fuzzy import fuzzify  # noqa: E402
-from anonsql.personalized.metrics import PersonalizedMetrics, personalized_metrics  # noqa: E402
-from anonsql.personalized.names import PublishedTables, WorkTables  # noqa: E402
-from anonsql.personalized.pipeline import drop_work, publish_personalized  # noqa: E402
-from anonsql.samples import load_adult  # noqa: E402
+from anonsql.report import RunResult  # noqa: E402
+from anonsql.samples import load_adult, with_consent  # noqa: E402
 from anonsql.sql import TableName  # noqa: E402
 
 #: low-cardinality QIDs first: the cluster key follows this order (1D order of the grouping)
 QIDS = ("sex", "race", "marital_status", "workclass", "age")
 SOURCE = TableName("adult_pd", "main")
-OCCUPATION = read_hierarchy(ROOT / "hierarchies/adult-arx/occupation.csv", name="occupation")
-EDUCATION = read_hierarchy(ROOT / "hierarchies/adult-arx/education.csv", name="education")
+HIERARCHIES = ROOT / "hierarchies"
 #: 40 hours is 47 % of Adult: the term holding it must hold little else for l = 2
 HOURS_SAFE = FuzzyTerms(
     ("minimal", "reduced", "standard", "extended", "maximal"), (1, 38, 40, 42, 99)
@@ -68,27 +60,52 @@ HOURS_SAFE = FuzzyTerms(
 GAIN_SAFE = FuzzyTerms(("none", "moderate", "high"), (0, 5000, 99999))
 HOURS_PAPER = FuzzyTerms(("Low", "Medium", "High"), (1, 35, 45, 99), "paper_intervals")
 GAIN_PAPER = FuzzyTerms(("Low", "Medium", "High"), (0, 5000, 20000, 99999), "paper_intervals")
+SENSITIVE = ("occupation", "education", "hours_per_week", "capital_gain")
+PUBLISHED = ("groups", "group_values", "buckets", "group_buckets", "sa_taxonomy")
 
 
-def config(profile: str, k: int, l: int, seed: int) -> PersonalizedConfig:
+def _terms(terms: FuzzyTerms) -> dict[str, Any]:
+    return {"labels": list(terms.labels), "points": list(terms.points), "rule": terms.rule}
+
+
+def spec(profile: str, k: int, l: int, seed: int, *, queries: int = 200) -> dict[str, Any]:
+    """The spec of one personalized release of ``main.adult_pd`` (as
+    ``examples/adult-personalized.yaml``, with the profile's terms)."""
     safe = profile == "safe"
-    return PersonalizedConfig(
-        quasi_identifiers=QIDS,
-        consent_column="consent",
-        categorical=(
-            CategoricalSA("occupation", OCCUPATION),
-            CategoricalSA("education", EDUCATION),
-        ),
-        numeric=(
-            NumericSA("hours_per_week", HOURS_SAFE if safe else HOURS_PAPER),
-            # 92 % of capital gains are 0: no term split is 2-diverse, so l = 1 (no bound)
-            NumericSA("capital_gain", GAIN_SAFE if safe else GAIN_PAPER, l=1 if safe else None),
-        ),
-        profile=profile,  # type: ignore[arg-type]
-        k=k,
-        l=l,
-        seed=seed,
-    )
+    columns: dict[str, Any] = {
+        q: {"role": "quasi_identifier", "hierarchy": str(HIERARCHIES / "adult" / f"{q}.txt")}
+        for q in QIDS
+        if q != "age"
+    }
+    columns["age"] = {"role": "quasi_identifier", "type": "numeric"}
+    for c in ("occupation", "education"):
+        columns[c] = {"role": "sensitive", "hierarchy": str(HIERARCHIES / "adult-arx" / f"{c}.csv")}
+    for c in ("hours_per_week", "capital_gain"):
+        columns[c] = {"role": "sensitive", "type": "numeric"}
+    columns["consent"] = {"role": "identifier"}
+    gain: dict[str, Any] = {"terms": _terms(GAIN_SAFE if safe else GAIN_PAPER)}
+    if safe:
+        # 92 % of capital gains are 0: no term split is 2-diverse, so l = 1 (no bound)
+        gain["l"] = 1
+    return {
+        "source": str(SOURCE),
+        "output": {"schema": "anon", "name": f"adult_{profile}"},
+        "columns": columns,
+        "privacy": [{"k_anonymity": {"k": k}}],
+        "algorithm": {
+            "personalized": {
+                "profile": profile,
+                "consent": {"column": "consent", "values": [True]},
+                "l": l,
+                "sensitive": {
+                    "hours_per_week": {"terms": _terms(HOURS_SAFE if safe else HOURS_PAPER)},
+                    "capital_gain": gain,
+                },
+                "query_workload": queries,
+            }
+        },
+        "seed": seed,
+    }
 
 
 @contextlib.contextmanager
@@ -111,8 +128,7 @@ def load(engine: Engine, rate: float, seed: int) -> pa.Table:
     with DuckDBEngine() as scratch:
         load_adult(scratch)
         table = scratch.query_arrow("select_all", relation=TableName("adult", "main"))
-    consent = np.random.default_rng(seed).random(len(table)) < rate
-    table = table.append_column("consent", pa.array(consent))
+    table = with_consent(table, rate, seed)
     engine.drop(SOURCE)
     engine.load_arrow(SOURCE, table)
     engine.analyze(SOURCE)
@@ -120,69 +136,42 @@ def load(engine: Engine, rate: float, seed: int) -> pa.Table:
 
 
 def run_profile(
-    engine: Engine, profile: str, k: int, l: int, seed: int, *, measure: bool = True
+    engine: Engine, profile: str, k: int, l: int, seed: int, *, queries: int = 200
 ) -> dict[str, Any]:
-    cfg = config(profile, k, l, seed)
-    work = WorkTables("pz_work", profile + "_")
-    target = PublishedTables.beside(TableName("adult_" + profile, "anon"), cfg)
-    engine.ensure_schema("anon")
-    for table in target.all():
-        engine.drop(table)
-    drop_work(engine, work, 8)
+    """One release through ``anonsql.api.run`` (verified, measured, certified), timed."""
     start = time.perf_counter()
-    release = publish_personalized(engine, SOURCE, cfg, work, target)
+    result = api.run(spec(profile, k, l, seed, queries=queries), engine=engine)
     seconds = time.perf_counter() - start
-    out: dict[str, Any] = {"profile": profile, "seconds": seconds, "release": release}
-    if measure:
-        start = time.perf_counter()
-        out["metrics"] = personalized_metrics(engine, cfg, work, release)
-        out["metrics_seconds"] = time.perf_counter() - start
-        out["independent"] = independent_adversary(engine, cfg, work, target)
-    drop_work(engine, work, release.bucketing.rounds)
-    return out
+    return {"profile": profile, "seconds": seconds, "result": result}
 
 
-def independent_adversary(
-    engine: Engine, cfg: PersonalizedConfig, work: WorkTables, target: PublishedTables
-) -> dict[str, float]:
-    """The largest confidence per attribute by the tests' pandas adversary: through the
-    published relations, and (the strongest) knowing every row's original label."""
-    buckets = {
-        c: frame(engine, t) for c, t in zip(cfg.sensitive_columns, target.buckets, strict=True)
-    }
-    taxonomies: dict[str, Hierarchy | None] = {c.column: c.taxonomy for c in cfg.categorical}
-    taxonomies.update({n.column: None for n in cfg.numeric})
-    if target.tuple_links is not None:
-        published = tuple_confidence(
-            frame(engine, target.tuple_links), buckets, taxonomies, covering=True
-        )
-    else:
-        published = mapping_confidence(frame(engine, target.group_buckets), buckets, taxonomies)
-    rows = frame(engine, work.rows).merge(frame(engine, work.members), on="rid")
-    values = pd.DataFrame({"group_id": rows["group_id"]})
-    for attr, column in enumerate(cfg.sensitive_columns):
-        values[column] = rows[f"r{attr}"]
-    raw = raw_confidence(values, list(cfg.sensitive_columns))
-    return {
-        **{c + " (published)": v for c, v in published.items()},
-        **{c + " (raw)": v for c, v in raw.items()},
-    }
+def independent_adversary(engine: Engine, result: RunResult) -> dict[str, float]:
+    """The largest confidence per attribute by the tests' pandas adversary, who knows a
+    target's group and reads the published group-bucket counts, buckets and taxonomy only."""
+    frames = {k: frame(engine, result.names.companion(k)) for k in PUBLISHED}
+    return published_confidence(frames["group_buckets"], frames["buckets"], frames["sa_taxonomy"])
+
+
+def facts(result: RunResult) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(result.certificate["personalized"])
+    return loaded
 
 
 def profile_table(results: list[dict[str, Any]]) -> list[str]:
     lines = [
-        "| engine | profile | groups (min-max rows) | publish s | metrics s | QID NCP | UG | PG | "
+        "| engine | profile | consenting / withheld rows | groups | run s | QID NCP | UG | PG | "
         "query error d=1 / d=2 (mean) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        m: PersonalizedMetrics = r["metrics"]
-        g = r["release"].grouping
-        q = " / ".join(f"{e.mean:.3f}" for e in m.query_error)
+        res: RunResult = r["result"]
+        cert = res.certificate
+        q = " / ".join(f"{res.metric(f'query_error_d{d}'):.3f}" for d in (1, 2))
         lines.append(
-            f"| {r['engine']} | {r['profile']} | {g.groups} ({g.min_size}-{g.max_size}) | "
-            f"{r['seconds']:.2f} | {r['metrics_seconds']:.2f} | {m.ncp:.4f} | "
-            f"{m.utility_gain:.3f} | {m.privacy_gain:.3f} | {q} |"
+            f"| {r['engine']} | {r['profile']} | {cert['published_rows']} / "
+            f"{cert['withheld_rows']} | {int(res.metric('groups'))} | {r['seconds']:.2f} | "
+            f"{res.metric('ncp') / 100:.4f} | {res.metric('utility_gain'):.3f} | "
+            f"{res.metric('privacy_gain'):.3f} | {q} |"
         )
     return lines
 
@@ -190,19 +179,22 @@ def profile_table(results: list[dict[str, Any]]) -> list[str]:
 def attribute_table(results: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| engine | profile | attribute | transformed | UG | PG | confidence published | "
-        "confidence links (SQL) | independent published / raw | bound |",
+        "confidence links (SQL) | independent (pandas, published) | bound |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        m: PersonalizedMetrics = r["metrics"]
-        ind = r["independent"]
-        for s in m.sensitive:
+        res: RunResult = r["result"]
+        bounds = {a["column"]: a["bound"] for a in facts(res)["sensitive"]}
+        for s in SENSITIVE:
+            bound = bounds[s]
             lines.append(
-                f"| {r['engine']} | {r['profile']} | {s.attribute} | "
-                f"{100 * s.transformation_ratio:.1f} % | {s.utility_gain:.3f} | "
-                f"{s.privacy_gain:.3f} | {s.confidence_published:.3f} | "
-                f"{s.confidence_links:.3f} | {ind[s.attribute + ' (published)']:.3f} / "
-                f"{ind[s.attribute + ' (raw)']:.3f} | {s.bound:.3f} |"
+                f"| {r['engine']} | {r['profile']} | {s} | "
+                f"{100 * res.metric('transformation_ratio', s):.1f} % | "
+                f"{res.metric('utility_gain', s):.3f} | {res.metric('privacy_gain', s):.3f} | "
+                f"{res.metric('adversary_confidence', s):.3f} | "
+                f"{res.metric('adversary_confidence_links', s):.3f} | "
+                f"{r['independent'][s]:.3f} | "
+                f"{'none' if bound is None else f'{bound:.3f}'} |"
             )
     return lines
 
@@ -285,7 +277,7 @@ def main() -> None:
     ]
     results = []
     sweep: list[str] = [
-        "| engine | consent | profile | consenting rows | groups | publish s |",
+        "| engine | consent | profile | consenting rows | groups | run s (no query workload) |",
         "|---|---|---|---|---|---|",
     ]
     ldiv: list[str] = []
@@ -296,16 +288,18 @@ def main() -> None:
                 for profile in ("paper_compat", "safe"):
                     r = run_profile(engine, profile, args.k, args.l, args.seed)
                     r["engine"] = kind
+                    r["independent"] = independent_adversary(engine, r["result"])
                     results.append(r)
                     print(kind, profile, f"{r['seconds']:.2f} s", flush=True)
                 for rate in (0.2, 0.5, 1.0):
                     load(engine, rate, args.seed)
                     for profile in ("paper_compat", "safe"):
-                        r = run_profile(engine, profile, args.k, args.l, args.seed, measure=False)
-                        c = r["release"].consent
+                        r = run_profile(engine, profile, args.k, args.l, args.seed, queries=0)
+                        res = r["result"]
                         sweep.append(
-                            f"| {kind} | {rate:.0%} | {profile} | {c.consenting_rows} | "
-                            f"{r['release'].grouping.groups} | {r['seconds']:.2f} |"
+                            f"| {kind} | {rate:.0%} | {profile} | "
+                            f"{res.certificate['published_rows']} | "
+                            f"{int(res.metric('groups'))} | {r['seconds']:.2f} |"
                         )
                 if kind == "duckdb":
                     ldiv = ldiversity_runs(engine, table, args.k, args.l, Path(tmp))
