@@ -339,6 +339,12 @@ def test_consent_values_and_missing_consent(engine: Engine, tmp_path: Path) -> N
     assert (result.certificate["published_rows"], result.certificate["withheld_rows"]) == (9, 3)
     assert ("consent", "pd: 9 of 12 rows, 3 withheld") in result.summary()
     assert "40" not in set(frame(engine, result.names.companion("group_values"))["value"])
+    # status: the withheld rows count as suppressed; the source and released rows are private
+    status = api.status(engine, "anon.ex")
+    assert (status.source_rows, status.suppressed_rows, status.stale) == (12, 3, False)
+    assert (status.released_rows, status.published_rows, status.withheld_rows) == (9, 9, 0)
+    assert result.names.released.schema == result.names.source.schema == "anon_private"
+    assert result.certificate["private_schema"] == "anon_private"
     # without a consent column every row is published
     del spec["algorithm"]["personalized"]["consent"]
     spec["columns"]["education"] = {"role": "sensitive"}  # "HS-Grad" (P12) is not a leaf
@@ -384,10 +390,12 @@ def test_check_catches_a_tampered_release(engine: Engine, tmp_path: Path) -> Non
             "columns.job.hierarchy",  # terms and a taxonomy
         ),
         (
-            lambda s: s["algorithm"]["personalized"]["sensitive"].update(
-                pname={"terms": {"labels": ["a", "b"], "points": [0, 1]}}
-            )
-            or s["columns"].update(pname={"role": "sensitive"}),
+            lambda s: (
+                s["algorithm"]["personalized"]["sensitive"].update(
+                    pname={"terms": {"labels": ["a", "b"], "points": [0, 1]}}
+                )
+                or s["columns"].update(pname={"role": "sensitive"})
+            ),
             "algorithm.personalized.sensitive.pname.terms",  # terms on a text column
         ),
         (
