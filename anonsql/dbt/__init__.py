@@ -17,7 +17,7 @@ from pathlib import Path
 
 from anonsql import api
 from anonsql.algorithms import ProgressCallback
-from anonsql.dbt.python_model import model
+from anonsql.dbt.python_model import RELEASE_SCHEMA_SUFFIX, model
 from anonsql.report import RunResult
 from anonsql.spec import load_spec, spec_from_mapping
 
@@ -50,6 +50,11 @@ def run_in_project(
     declared = spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
     resolved = project.project_spec(declared, names, connection.catalog)
     resolved["engine"] = connection.adapter
+    output = dict(resolved.get("output") or {})
+    if "schema" not in output and connection.schema:
+        # beside the target's schema, as anonsql.dbt.model does: never in the analysts' one
+        output["schema"] = connection.schema + RELEASE_SCHEMA_SUFFIX
+    resolved["output"] = output
     final = spec_from_mapping(resolved, source=str(spec_path), base_dir=spec.base_dir)
     engine = connection.connect()
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import os
+from argparse import Namespace
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import Any
 import yaml
 
 from anonsql.engines import DuckDBEngine, Engine
+from anonsql.engines.base import redact
 from anonsql.errors import EngineError, SpecError
 from anonsql.sql import TableName
 
@@ -53,6 +55,8 @@ class DbtTarget:
     params: Mapping[str, str] = field(default_factory=dict)
     #: The database (catalog) relations of this target live in.
     catalog: str | None = None
+    #: The target's schema (dbt builds models there).
+    schema: str | None = None
     password: str | None = field(default=None, repr=False)
 
     def connect(self) -> Engine:
@@ -66,11 +70,10 @@ class DbtTarget:
         extra = {"password": self.password} if self.password else {}
         try:
             connection = psycopg.connect(autocommit=True, **self.params, **extra)
-        except psycopg.OperationalError:
+        except psycopg.OperationalError as err:
             raise EngineError(
-                f"cannot connect to PostgreSQL as profile target {self.target!r} describes "
-                f"(host {self.params.get('host', 'default')}, database "
-                f"{self.params.get('dbname', 'default')})"
+                f"cannot connect to PostgreSQL as profile target {self.target!r} describes: "
+                f"{redact(str(err)).strip()}"
             ) from None
         return PostgresEngine(connection=connection)
 
@@ -127,6 +130,7 @@ def load_target(
     from dbt.adapters.factory import load_plugin
     from dbt.config.profile import Profile, read_profile
     from dbt.config.renderer import ProfileRenderer
+    from dbt.flags import set_from_args
     from dbt_common.context import set_invocation_context
 
     profile_name = _project_profile(project_dir)
@@ -144,6 +148,9 @@ def load_target(
     )
     if isinstance(adapter, Mapping) and adapter.get("type"):
         load_plugin(str(adapter["type"]))
+    # dbt's profile code reads its global flags and invocation context, which the dbt CLI
+    # sets up first; do the same (dbt's own documented set-up for programmatic use)
+    set_from_args(Namespace(PROFILES_DIR=str(folder), PROJECT_DIR=str(project_dir)), None)
     set_invocation_context(dict(os.environ))
     try:
         profile = Profile.from_raw_profiles(raw, profile_name, ProfileRenderer({}), target)
@@ -156,13 +163,18 @@ def load_target(
     if kind == "duckdb":
         path = str(getattr(credentials, "path", ":memory:"))
         return DbtTarget(
-            "duckdb", profile.target_name, path, catalog=str(credentials.database or "")
+            "duckdb",
+            profile.target_name,
+            path,
+            catalog=str(credentials.database or ""),
+            schema=str(credentials.schema or "main"),
         )
     if kind == "postgres":
         params = {"dbname": str(credentials.database)}
         for name in _LIBPQ_FIELDS:
             value = getattr(credentials, name, None)
-            if value not in (None, ""):
+            # dbt-postgres takes 0 for "not set" (libpq refuses a keepalive idle of 0)
+            if value not in (None, "") and not (name == "keepalives_idle" and value == 0):
                 params[name] = str(value)
         options = []
         for name in ("search_path", "role"):
@@ -183,6 +195,7 @@ def load_target(
             None,
             params,
             catalog=str(credentials.database),
+            schema=str(credentials.schema),
             password=str(credentials.password) if credentials.password else None,
         )
     raise SpecError(
