@@ -18,6 +18,7 @@ from pathlib import Path
 from anonsql import api
 from anonsql.algorithms import ProgressCallback
 from anonsql.dbt.python_model import RELEASE_SCHEMA_SUFFIX, model
+from anonsql.errors import SpecError
 from anonsql.report import RunResult
 from anonsql.spec import load_spec, spec_from_mapping
 
@@ -37,7 +38,7 @@ def run_in_project(
     spec = load_spec(spec_path)
     for key in ("engine", "database"):
         if key in spec.model_fields_set:
-            raise project.SpecError(
+            raise SpecError(
                 key,
                 "--dbt-project takes the engine and the connection from the project's profile",
                 f"remove {key} from the spec (or run without --dbt-project)",

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 import os
-from argparse import Namespace
 import re
+from argparse import Namespace
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +69,8 @@ class DbtTarget:
 
         extra = {"password": self.password} if self.password else {}
         try:
-            connection = psycopg.connect(autocommit=True, **self.params, **extra)
+            info = psycopg.conninfo.make_conninfo("", **self.params, **extra)
+            connection = psycopg.connect(info, autocommit=True)
         except psycopg.OperationalError as err:
             raise EngineError(
                 f"cannot connect to PostgreSQL as profile target {self.target!r} describes: "
@@ -158,7 +159,7 @@ def load_target(
         raise SpecError(
             f"profiles.yml: {profile_name}", str(err).splitlines()[0], "fix the profile"
         ) from None
-    credentials = profile.credentials
+    credentials: Any = profile.credentials  # the adapter's own Credentials subclass
     kind = str(credentials.type)
     if kind == "duckdb":
         path = str(getattr(credentials, "path", ":memory:"))
@@ -266,7 +267,9 @@ def _dbt_call(text: str, key: str) -> tuple[str, list[str]] | None:
         and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
     )
     if not ok:
-        raise SpecError(key, "not a dbt source() or ref() call", "write source('s', 't') or ref('m')")
+        raise SpecError(
+            key, "not a dbt source() or ref() call", "write source('s', 't') or ref('m')"
+        )
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     args = [str(a.value) for a in node.args if isinstance(a, ast.Constant)]
     wanted = {"source": (2,), "ref": (1, 2)}[node.func.id]
@@ -284,10 +287,12 @@ def manifest_names(project_dir: Path, target: str | None, profiles: Path | None)
     if target:
         args += ["--target", target]
     result = dbtRunner().invoke(args)
-    manifest = result.result
+    manifest: Any = result.result  # a dbt Manifest after `parse`
     if not result.success or manifest is None:
         detail = f": {result.exception}" if result.exception else ""
-        raise SpecError("--dbt-project", f"dbt could not parse the project{detail}", "run dbt parse")
+        raise SpecError(
+            "--dbt-project", f"dbt could not parse the project{detail}", "run dbt parse"
+        )
     sources = {
         (s.source_name, s.name): (str(s.database or ""), str(s.schema), str(s.identifier))
         for s in manifest.sources.values()

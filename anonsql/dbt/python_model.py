@@ -109,7 +109,7 @@ def relation_name(relation: Any, current_database: str) -> TableName:
     return TableName(name, schema or None)
 
 
-def _plain_table(query: exp.Expression | None) -> exp.Table | None:
+def _plain_table(query: object) -> exp.Table | None:
     if not isinstance(query, exp.Select) or len(query.expressions) != 1:
         return None
     if not isinstance(query.expressions[0], exp.Star):

@@ -53,7 +53,9 @@ def check_build(run: DbtRun, engine: Engine, raw: TableName, tested: str) -> Non
         assert results[name]["status"] == "warn" and results[name]["failures"] == count, name
     tests = [r for n, r in results.items() if n.startswith("anonsql_dbt_") and tested in n]
     assert len(tests) == 3, sorted(results)
-    assert all(r["status"] == "pass" for r in tests), [(r["unique_id"], r["message"]) for r in tests]
+    assert all(r["status"] == "pass" for r in tests), [
+        (r["unique_id"], r["message"]) for r in tests
+    ]
 
 
 def relations(engine: Engine, schemas: tuple[str, ...]) -> list[tuple[Any, ...]]:
@@ -74,8 +76,9 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
         check_build(first, engine, TableName("patients", "main"), "patients_anon")
         assert api.check_output(engine, release).holds
         assert api.check(engine, model, QIDS, [{"k_anonymity": {"k": 5}}]).holds
-        certificate = engine.query_arrow("select_all", relation=release.with_name(
-            "patients_anon__certificate")).to_pylist()[0]
+        certificate = engine.query_arrow(
+            "select_all", relation=release.with_name("patients_anon__certificate")
+        ).to_pylist()[0]
         assert certificate["verified"] and certificate["source"] == "main.patients"
         # private by construction: the analysts' schema holds the raw seed and the model only,
         # and the model no identifier; what holds original values is in the release's schema
@@ -123,8 +126,15 @@ def test_example_builds_on_postgres_with_dbt_project(tmp_path: Path, pg_database
     release = TableName("patients_anon", "analytics_anonsql")
     for _ in range(2):  # the documented order, twice: idempotent
         done = cli(
-            "run", "anonsql/patients.yaml", "--dbt-project", ".", *target, "--profiles-dir", ".",
-            cwd=project, env=env,
+            "run",
+            "anonsql/patients.yaml",
+            "--dbt-project",
+            ".",
+            *target,
+            "--profiles-dir",
+            ".",
+            cwd=project,
+            env=env,
         )
         assert done.returncode == 0, done.stderr[-3000:]
         assert secret not in done.stdout + done.stderr
@@ -144,8 +154,16 @@ def test_dbt_project_refuses_a_password_written_in_profiles(tmp_path: Path) -> N
     written = profiles.replace("\"{{ env_var('DBT_ENV_SECRET_PGPASSWORD', '') }}\"", "hunter2")
     (project / "profiles.yml").write_text(written)
     done = cli(
-        "run", "anonsql/patients.yaml", "--dbt-project", ".", "--target", "postgres",
-        "--profiles-dir", ".", cwd=project, env=dbt_env(),
+        "run",
+        "anonsql/patients.yaml",
+        "--dbt-project",
+        ".",
+        "--target",
+        "postgres",
+        "--profiles-dir",
+        ".",
+        cwd=project,
+        env=dbt_env(),
     )
     assert done.returncode == 2, done.stderr
     assert "env_var" in done.stderr and "hunter2" not in done.stdout + done.stderr

@@ -91,10 +91,13 @@ BAD_ARGUMENTS = [
     ("bad_k_text", "k_anonymity", {"qids": ["a"], "k": "5"}, "must be an integer"),
     ("bad_no_qids", "k_anonymity", {"k": 2}, "give qids"),
     ("bad_t", "t_closeness", {"qids": ["a"], "column": "s", "t": 1.5}, "t <= 1"),
-    ("bad_distance", "t_closeness", {"qids": ["a"], "column": "s", "t": 0.2, "distance": "x"},
-     "one of equal, ordered"),
-    ("bad_c", "recursive_cl_diversity", {"qids": ["a"], "column": "s", "l": 2, "c": 0},
-     "c > 0"),
+    (
+        "bad_distance",
+        "t_closeness",
+        {"qids": ["a"], "column": "s", "t": 0.2, "distance": "x"},
+        "one of equal, ordered",
+    ),
+    ("bad_c", "recursive_cl_diversity", {"qids": ["a"], "column": "s", "l": 2, "c": 0}, "c > 0"),
     ("bad_no_person", "person_consistency", {"qids": ["a"]}, "give person"),
 ]
 

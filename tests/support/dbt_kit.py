@@ -98,7 +98,9 @@ def pg_profile(dsn: str, schema: str) -> dict[str, Any]:
     }
 
 
-def write_profiles(project: Path, name: str, outputs: dict[str, dict[str, Any]], target: str) -> None:
+def write_profiles(
+    project: Path, name: str, outputs: dict[str, dict[str, Any]], target: str
+) -> None:
     profiles = {name: {"target": target, "outputs": outputs}}
     (project / "profiles.yml").write_text(yaml.safe_dump(profiles, sort_keys=False))
 
