@@ -65,6 +65,23 @@ def relations(engine: Engine, schemas: tuple[str, ...]) -> list[tuple[Any, ...]]
     return [r for r in rows if r[0] in schemas or str(r[0]).startswith("anonsql_work_")]
 
 
+def public_relations(engine: Engine, schema: str) -> list[str]:
+    return [r[1] for r in relations(engine, (schema,))]
+
+
+def assert_stale_like_status(run: DbtRun, engine: Engine, release: TableName, tested: str) -> None:
+    """The package's `certified` test fails when `anonsql status` says the release is stale:
+    one problem (stale), plus one when the tested relation no longer shows the rows certified
+    (a live view that now hides changed rows)."""
+    found = api.status(engine, release)
+    assert found.stale
+    expected = 1 + (found.published_rows != found.certified_rows)
+    results = by_name(run)
+    certified = [r for n, r in results.items() if "certified" in n and tested in n]
+    assert len(certified) == 1, sorted(results)
+    assert certified[0]["status"] == "fail" and certified[0]["failures"] == expected, certified
+
+
 def test_example_builds_on_duckdb(tmp_path: Path) -> None:
     require_dbt()
     project = copy_example(tmp_path)
@@ -75,18 +92,27 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
     with DuckDBEngine(database) as engine:
         check_build(first, engine, TableName("patients", "main"), "patients_anon")
         assert api.check_output(engine, release).holds
+        assert not api.status(engine, release).stale
         assert api.check(engine, model, QIDS, [{"k_anonymity": {"k": 5}}]).holds
         certificate = engine.query_arrow(
             "select_all", relation=release.with_name("patients_anon__certificate")
         ).to_pylist()[0]
         assert certificate["verified"] and certificate["source"] == "main.patients"
         # private by construction: the analysts' schema holds the raw seed and the model only,
-        # and the model no identifier; what holds original values is in the release's schema
-        assert relations(engine, ("main",)) == [("main", "patients"), ("main", "patients_anon")]
+        # and the model no identifier; the release's schema holds no companion with original
+        # values (those are in the private schema)
+        assert public_relations(engine, "main") == ["patients", "patients_anon"]
+        assert public_relations(engine, "main_anonsql") == [
+            "patients_anon",
+            "patients_anon__certificate",
+            "patients_anon__classes",
+            "patients_anon__metrics",
+        ]
+        assert "patients_anon__recoding" in public_relations(engine, "main_anonsql_private")
         columns = [c.name for c in engine.columns(model) or []]
         assert "patient_id" not in columns and set(QIDS) <= set(columns)
         rows = sorted(engine.query("select_all", relation=model), key=repr)
-        layout = relations(engine, ("main", "main_anonsql"))
+        layout = relations(engine, ("main", "main_anonsql", "main_anonsql_private"))
     lineage = first.manifest()["nodes"]["model.anonsql_example.patients_anon"]["depends_on"]
     assert lineage["nodes"] == ["seed.anonsql_example.patients"]
     # a second build republishes the same rows, and leaves nothing behind
@@ -94,7 +120,13 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
     assert all(r["status"] in ("pass", "success", "warn") for r in second.results().values())
     with DuckDBEngine(database) as engine:
         assert sorted(engine.query("select_all", relation=model), key=repr) == rows
-        assert relations(engine, ("main", "main_anonsql")) == layout
+        assert relations(engine, ("main", "main_anonsql", "main_anonsql_private")) == layout
+        # the source changes after the build: the certified test fails as status does
+        engine.execute("UPDATE main.patients SET age = age + 1 WHERE patient_id = 1")
+    stale = dbt(project, "test", "--select", "patients_anon", ok=False)
+    assert stale.returncode == 1
+    with DuckDBEngine(database) as engine:
+        assert_stale_like_status(stale, engine, release, "patients_anon")
 
 
 def cli(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -144,7 +176,20 @@ def test_example_builds_on_postgres_with_dbt_project(tmp_path: Path, pg_database
             check_build(build, engine, TableName("patients", "analytics"), "patients_anon")
             assert api.check_output(engine, release).holds
             assert relations(engine, ("analytics",)) == [("analytics", "patients")]
+            assert not api.status(engine, release).stale
             assert relations(engine, ()) == []  # no working schema left behind
+            assert [r[1] for r in relations(engine, ("analytics_anonsql",))] == [
+                "patients_anon",
+                "patients_anon__certificate",
+                "patients_anon__classes",
+                "patients_anon__metrics",
+            ]
+    with PostgresEngine(pg_database) as engine:
+        engine.execute("UPDATE analytics.patients SET age = age + 1 WHERE patient_id = 1")
+    stale = dbt(project, "test", *target, "--select", "source:anonsql_release", env=env, ok=False)
+    assert stale.returncode == 1
+    with PostgresEngine(pg_database) as engine:
+        assert_stale_like_status(stale, engine, release, "patients_anon")
 
 
 def test_dbt_project_refuses_a_password_written_in_profiles(tmp_path: Path) -> None:
