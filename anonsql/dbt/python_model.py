@@ -13,7 +13,9 @@ and the spec (every key of an anonsql spec but ``engine``, ``database``, ``sourc
 ``join``) sits in the model's YAML config under ``anonsql:``. The release is published by the
 normal path (resolve ... certify, one transaction) on dbt's own DuckDB connection, under
 ``output`` (default: ``<model schema>_anonsql.<model name>``, ``materialize: table``, so the
-model is a copy of exactly the rows that were verified), and the model returns it: dbt writes
+model is a copy of exactly the rows that were verified; the companions holding original values
+go to the release's private schema, ``<model schema>_anonsql_private`` unless
+``output.private_schema`` names one), and the model returns it: dbt writes
 it as the model's table, with lineage from the ``ref()``/``source()`` in dbt's graph and from
 the source in anonsql's certificate. Each build re-publishes the release (same data, spec and
 seed give the same rows) and replaces the table.
