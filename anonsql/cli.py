@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import click
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from anonsql import api
@@ -56,7 +57,10 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
             err.print(
-                f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True
+                f"[bold red]error:[/bold red] {escape(str(exc))}",
+                highlight=False,
+                markup=True,
+                soft_wrap=True,
             )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:

@@ -13,6 +13,7 @@ dbt itself is imported only by :func:`run_in_project` (the ``anonsql[dbt]`` extr
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from anonsql import api
@@ -21,6 +22,16 @@ from anonsql.dbt.python_model import RELEASE_SCHEMA_SUFFIX, model
 from anonsql.errors import SpecError
 from anonsql.report import RunResult
 from anonsql.spec import load_spec, spec_from_mapping
+
+
+def require_dbt() -> None:
+    """Refuse clearly when the ``anonsql[dbt]`` extra is not installed."""
+    if importlib.util.find_spec("dbt") is None or importlib.util.find_spec("dbt.cli") is None:
+        raise SpecError(
+            "--dbt-project",
+            "dbt is not installed",
+            "pip install 'anonsql[dbt]' (dbt-core, dbt-duckdb and dbt-postgres 1.11)",
+        )
 
 
 def run_in_project(
@@ -35,6 +46,7 @@ def run_in_project(
     ``source('s', 't')`` / ``ref('m')`` names resolved from the project's manifest."""
     from anonsql.dbt import project
 
+    require_dbt()
     spec = load_spec(spec_path)
     for key in ("engine", "database"):
         if key in spec.model_fields_set:

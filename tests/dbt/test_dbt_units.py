@@ -3,6 +3,7 @@ the templates, the Python model's spec and relation handling, and manifest name 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -104,3 +105,15 @@ def test_manifest_names_resolve_source_and_ref() -> None:
         project_spec({"source": "ref('stg')"}, names, "other")
     with pytest.raises(SpecError, match="engine"):
         project_spec({"engine": "duckdb", "source": "t"}, names, "db")
+
+
+def test_dbt_project_without_dbt_installed_says_which_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib.util
+
+    import anonsql.dbt
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(SpecError, match=r"anonsql\[dbt\]"):
+        anonsql.dbt.run_in_project(tmp_path / "spec.yaml", tmp_path)
