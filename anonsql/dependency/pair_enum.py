@@ -10,7 +10,9 @@ new unsealed cluster. Leftover unsealed records (< k) are suppressed (label -1).
 
 Opt-1 (Ch. 5.1): with ``neighbours`` (the thesis's q) each unsealed cluster is paired only with
 its q closest unsealed clusters (clustering distance of :mod:`anonsql.dependency.distance`
-between the clusters' generalized tuples); lists that lose a member are recomputed.
+between the clusters' generalized tuples, ties to the lowest slot). The lists are kept exact at
+every iteration: a list is recomputed when it loses a member or when a new cluster is at most as
+far as its last neighbour.
 
 Opt-2 (Ch. 5.2) aims at scoring a candidate in O(k·|Γ|) rather than O(|R|·|Γ|); this
 implementation reaches that *exactly*, so it has no M: per instance it keeps the three best
@@ -131,6 +133,8 @@ class PairEnum:
                     )
         self.vals, self.ids = top3(self.preserve)
         self.nbrs: IntArray | None = None
+        #: distance of each list's last neighbour (inf while a list is not full)
+        self.nbr_worst = np.full(n, np.inf)
         if neighbours is not None:
             self.nbrs = np.full((n, neighbours), -1, np.int64)
             self._refresh_neighbours(np.arange(n))
@@ -164,12 +168,15 @@ class PairEnum:
                 row = d[i]
                 take = min(q, len(open_slots) - 1)
                 self.nbrs[slot] = -1
+                self.nbr_worst[slot] = np.inf
                 if take <= 0:
                     continue
                 threshold = np.partition(row, take - 1)[take - 1]
                 below = np.flatnonzero(row < threshold)
                 ties = np.flatnonzero(row == threshold)[: take - len(below)]
                 self.nbrs[slot, :take] = open_slots[np.concatenate([below, ties])]
+                if take == q:
+                    self.nbr_worst[slot] = threshold
 
     def _candidate_keys(self) -> IntArray:
         open_slots = self._open()
@@ -384,7 +391,18 @@ class PairEnum:
             self.nbrs[closed] = -1
             refresh_slots = open_slots[np.isin(self.nbrs[open_slots], list(stale)).any(axis=1)]
             new_open = [s for s in touched[2:] if self.alive[s] and not self.sealed[s]]
-            todo = np.unique(np.concatenate([refresh_slots, np.array(new_open, np.int64)]))
+            # a new cluster may be closer than some list's last neighbour: those lists are
+            # recomputed too, so every list stays its cluster's q closest open clusters
+            closer = []
+            for slot in new_open:
+                d = self.metrics.range_distances(
+                    self.lo[slot][None, :],
+                    self.hi[slot][None, :],
+                    self.lo[open_slots],
+                    self.hi[open_slots],
+                )
+                closer.append(open_slots[(d <= self.nbr_worst[open_slots]) & (open_slots != slot)])
+            todo = np.unique(np.concatenate([refresh_slots, np.array(new_open, np.int64), *closer]))
             if len(todo):
                 self._refresh_neighbours(todo)
         keys = self._candidate_keys()

@@ -78,9 +78,9 @@ def assign_rows(
     order_by: Sequence[str] | None = None,
 ) -> None:
     """Create ``target``: every row of ``source`` (a table) with its cluster in column
-    ``__anonsql_pid`` (-1 suppressed) before its columns. Rows of one signature are numbered by ``order_by`` (default:
-    every column, so the assignment is the same on every engine; rows equal on all of them are
-    interchangeable)."""
+    ``__anonsql_pid`` (-1 suppressed) before its columns. Rows of one signature are numbered by
+    ``order_by`` (default: every column, so the assignment is the same on every engine; rows
+    equal on all of them are interchangeable)."""
     catalog = engine.columns(source)
     if catalog is None:
         raise SpecError("source", f"{source} does not exist", "check the table name")
