@@ -85,16 +85,18 @@ class EntropyTable:
         return np.minimum(self.entropy(lo, hi) / self.h, 1.0)
 
 
-@dataclass(frozen=True, eq=False)
 class AttributeMetric:
     """What the algorithms need of one attribute: generalization of code ranges and penalties."""
 
-    attribute: EncodedAttribute
-    table: EntropyTable
+    def __init__(self, attribute: EncodedAttribute) -> None:
+        self.attribute = attribute
+        self.table = EntropyTable.of(attribute.counts)
+        self._tables: tuple[IntArray, IntArray] | None = None
+        self._costs: FloatArray | None = None
 
     @classmethod
     def of(cls, attribute: EncodedAttribute) -> AttributeMetric:
-        return cls(attribute, EntropyTable.of(attribute.counts))
+        return cls(attribute)
 
     def generalize(self, lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
         """The code range published for a set of codes spanning ``lo..hi``: the lowest common
@@ -102,8 +104,26 @@ class AttributeMetric:
         tree = self.attribute.tree
         if tree is None:
             return np.asarray(lo, np.int64), np.asarray(hi, np.int64)
+        tables = self._range_tables()
+        if tables is not None:
+            return tables[0][lo, hi], tables[1][lo, hi]
         _, first, last = tree.node_range(lo, hi)
         return first, last
+
+    def _range_tables(self) -> tuple[IntArray, IntArray] | None:
+        """LCA leaf ranges of every (lo, hi) code pair, tabulated once for small hierarchies
+        (the algorithms generalize millions of ranges)."""
+        tree = self.attribute.tree
+        d = self.attribute.domain
+        if tree is None or d > PAIR_TABLE_LIMIT:
+            return None
+        if self._tables is None:
+            a = np.arange(d, dtype=np.int64)
+            lo = np.repeat(a, d)
+            hi = np.tile(a, d)
+            _, first, last = tree.node_range(np.minimum(lo, hi), np.maximum(lo, hi))
+            self._tables = (first.reshape(d, d), last.reshape(d, d))
+        return self._tables
 
     def ne(self, lo: IntArray, hi: IntArray) -> FloatArray:
         return self.table.normalized(lo, hi)
@@ -114,14 +134,25 @@ class AttributeMetric:
         d = self.attribute.domain
         if d > PAIR_TABLE_LIMIT:
             return None
-        a = np.arange(d, dtype=np.int64)
-        lo = np.minimum(a[:, None], a[None, :])
-        hi = np.maximum(a[:, None], a[None, :])
+        if self._costs is None:
+            a = np.arange(d, dtype=np.int64)
+            lo = np.minimum(a[:, None], a[None, :])
+            hi = np.maximum(a[:, None], a[None, :])
+            glo, ghi = self.generalize(lo, hi)
+            self._costs = self.ne(glo, ghi)
+        return self._costs
+
+    def generalized_ne(self, lo: IntArray, hi: IntArray) -> FloatArray:
+        """``NE`` of the generalization of code ranges ``lo..hi`` (tabulated when small)."""
+        costs = self.pair_costs()
+        if costs is not None:
+            out: FloatArray = costs[lo, hi]
+            return out
         glo, ghi = self.generalize(lo, hi)
         return self.ne(glo, ghi)
 
 
-#: Largest code domain whose pairwise generalization penalties are tabulated (2048² doubles).
+#: Largest code domain whose pairwise generalizations and penalties are tabulated (2048²).
 PAIR_TABLE_LIMIT = 2048
 
 
@@ -155,7 +186,6 @@ class Metrics:
         self.exact = exact
         self.attributes = [AttributeMetric.of(a) for a in records.attributes]
         self.qi = self.attributes[: records.qi_count]
-        self._pair_costs: list[FloatArray | None] | None = None
 
     def generalize_codes(self, a: int, lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
         """Generalized range of attribute ``a`` (kept attributes are never generalized)."""
@@ -171,28 +201,17 @@ class Metrics:
             return np.where(np.asarray(lo) == np.asarray(hi), 0.0, 1.0)
         return self.attributes[a].ne(lo, hi)
 
-    def pair_costs(self) -> list[FloatArray | None]:
-        if self._pair_costs is None:
-            self._pair_costs = [m.pair_costs() for m in self.qi]
-        return self._pair_costs
-
     def tuple_distances(self, seeds: IntArray, others: IntArray) -> FloatArray:
         """Clustering distance (module docstring) from each record in ``seeds`` to each record
         in ``others``: a ``(len(seeds), len(others))`` array."""
         codes = self.records.codes
         q = self.records.qi_count
         out = np.zeros((len(seeds), len(others)), np.float64)
-        costs = self.pair_costs()
         for a in range(q):
             s = codes[seeds, a][:, None]
             o = codes[others, a][None, :]
             out += s != o
-            table = costs[a]
-            if table is not None:
-                out += table[s, o] / (q + 1)
-            else:
-                glo, ghi = self.qi[a].generalize(np.minimum(s, o), np.maximum(s, o))
-                out += self.qi[a].ne(glo, ghi) / (q + 1)
+            out += self.qi[a].generalized_ne(np.minimum(s, o), np.maximum(s, o)) / (q + 1)
         return out
 
     def range_distances(
@@ -207,7 +226,6 @@ class Metrics:
         hi = np.maximum(hi1, hi2)
         cost = np.zeros(differ.shape)
         for a in range(q):
-            glo, ghi = self.qi[a].generalize(lo[..., a], hi[..., a])
-            cost += self.qi[a].ne(glo, ghi)
+            cost += self.qi[a].generalized_ne(lo[..., a], hi[..., a])
         out: FloatArray = differ + cost / (q + 1)
         return out

@@ -36,7 +36,14 @@ import numpy as np
 from anonsql.dependency.distance import Metrics
 from anonsql.dependency.encoding import EncodedRecords
 from anonsql.dependency.result import ClusteringResult, check_k, check_size, finish
-from anonsql.dependency.scoring import BLOCK_CELLS, Group, groups_of, mismatches, qi_deltas
+from anonsql.dependency.scoring import (
+    BLOCK_CELLS,
+    Group,
+    groups_of,
+    mismatches,
+    qi_deltas,
+    qi_penalties,
+)
 from anonsql.errors import SpecError
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray
 
@@ -75,9 +82,11 @@ class _Candidates:
     gain: FloatArray
     mlo: IntArray
     mhi: IntArray
+    mne: FloatArray
     msize: IntArray
     rlo: IntArray
     rhi: IntArray
+    rne: FloatArray
     rsize: IntArray
     split: BoolArray
     mmem: IntArray
@@ -91,7 +100,10 @@ class _Candidates:
         return _Candidates(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in _FIELDS))
 
 
-_FIELDS = ("keys", "gain", "mlo", "mhi", "msize", "rlo", "rhi", "rsize", "split", "mmem", "rmem")
+_FIELDS = (
+    "keys", "gain", "mlo", "mhi", "mne", "msize", "rlo", "rhi", "rne", "rsize", "split", "mmem",
+    "rmem",
+)  # fmt: skip
 
 
 class PairEnum:
@@ -243,9 +255,11 @@ class PairEnum:
             np.zeros(b),
             mlo,
             mhi,
+            qi_penalties(self.metrics, mlo, mhi),
             np.minimum(msize, self.k),
             rlo,
             rhi,
+            qi_penalties(self.metrics, rlo, rhi),
             rsize,
             split,
             mmem,
@@ -256,9 +270,10 @@ class PairEnum:
             step = max(1, BLOCK_CELLS // max(1, 3 * g.size))
             for start in range(0, b, step):
                 index = np.arange(start, min(b, start + step))
-                cands.gain[index] += self._terms(g, rows, cands, index, self.vals, self.ids).sum(
-                    axis=1
-                )
+                best = self._best_new(g, rows, cands, index)
+                cands.gain[index] += self._terms(
+                    g, rows, best, cands, index, self.vals, self.ids
+                ).sum(axis=1)
         return cands
 
     def _kept_min(
@@ -286,35 +301,47 @@ class PairEnum:
     ) -> FloatArray:
         lo = (cands.rlo if rest else cands.mlo)[index]
         hi = (cands.rhi if rest else cands.mhi)[index]
+        ne = (cands.rne if rest else cands.mne)[index]
         size = (cands.rsize if rest else cands.msize)[index]
-        total = qi_deltas(self.metrics, g, rows, lo, hi).astype(np.float64)
+        total = qi_deltas(self.metrics, g, rows, lo, hi, ne)
         if g.kept:
             total = total + self._kept_min(g, rows, cands, index, rest)
         out = (1.0 - total / g.width) * (size[:, None] / self.k)
         return np.where(size[:, None] > 0, out, -1.0)
 
+    def _best_new(
+        self, g: Group, rows: IntArray, cands: _Candidates, index: IntArray
+    ) -> FloatArray:
+        """The better preserve of each candidate's new clusters (main, rest) on ``rows``."""
+        best = self._preserve(g, rows, cands, index, rest=False)
+        if cands.rsize[index].any():
+            best = np.maximum(best, self._preserve(g, rows, cands, index, rest=True))
+        return best
+
     def _terms(
         self,
         g: Group,
         rows: IntArray,
+        best_new: FloatArray,
         cands: _Candidates,
         index: IntArray,
         vals: FloatArray,
         ids: IntArray,
     ) -> FloatArray:
-        """Per candidate and instance: new best preserve minus the current best (B, R), with
-        the top three ``vals``/``ids`` of the instances ``rows`` (group-local)."""
+        """Per candidate and instance: new best preserve minus the current best (B, R), given
+        the candidates' own best (``best_new``) and the top three ``vals``/``ids`` of the
+        instances ``rows`` (group-local)."""
         keys = cands.keys[index]
-        u, v = keys // self.n, keys % self.n
+        u, v = (keys // self.n)[:, None], (keys % self.n)[:, None]
         grow = g.offset + rows
-        top_v = vals[grow][None, :, :]
-        top_i = ids[grow][None, :, :]
-        allowed = (top_i != u[:, None, None]) & (top_i != v[:, None, None])
-        excl = np.where(allowed, top_v, -1.0).max(axis=2)
-        best = np.maximum(excl, self._preserve(g, rows, cands, index, rest=False))
-        if cands.rsize[index].any():
-            best = np.maximum(best, self._preserve(g, rows, cands, index, rest=True))
-        terms: FloatArray = best - vals[grow][None, :, 0]
+        top_v = vals[grow]
+        top_i = ids[grow]
+        first = (top_i[None, :, 0] != u) & (top_i[None, :, 0] != v)
+        second = (top_i[None, :, 1] != u) & (top_i[None, :, 1] != v)
+        excl = np.where(
+            first, top_v[None, :, 0], np.where(second, top_v[None, :, 1], top_v[None, :, 2])
+        )
+        terms: FloatArray = np.maximum(excl, best_new) - top_v[None, :, 0]
         return terms
 
     # -- one merge ---------------------------------------------------------------------------
@@ -420,17 +447,35 @@ class PairEnum:
     def _update_gains(
         self, cands: _Candidates, changed: IntArray, old_vals: FloatArray, old_ids: IntArray
     ) -> None:
+        """Add to every cached gain the change of its terms on the instances whose top three
+        changed. Where the best value itself is unchanged, only candidates involving a cluster
+        of the old or new top three can see a different term."""
         index_all = np.arange(len(cands.keys))
+        cu, cv = cands.keys // self.n, cands.keys % self.n
         for g in self.groups:
             local = changed[(changed >= g.offset) & (changed < g.offset + g.size)] - g.offset
             if len(local) == 0:
                 continue
-            step = max(1, BLOCK_CELLS // max(1, 3 * len(local)))
-            for start in range(0, len(index_all), step):
-                index = index_all[start : start + step]
-                new = self._terms(g, local, cands, index, self.vals, self.ids)
-                old = self._terms(g, local, cands, index, old_vals, old_ids)
-                cands.gain[index] += (new - old).sum(axis=1)
+            grow = g.offset + local
+            same_best = self.vals[grow, 0] == old_vals[grow, 0]
+            jobs = [(local[~same_best], index_all)]
+            if same_best.any():
+                rows = local[same_best]
+                slots = np.unique(
+                    np.concatenate([self.ids[g.offset + rows], old_ids[g.offset + rows]])
+                )
+                involved = np.flatnonzero(np.isin(cu, slots) | np.isin(cv, slots))
+                jobs.append((rows, involved))
+            for rows, pairs in jobs:
+                if len(rows) == 0 or len(pairs) == 0:
+                    continue
+                step = max(1, BLOCK_CELLS // max(1, 3 * len(rows)))
+                for start in range(0, len(pairs), step):
+                    index = pairs[start : start + step]
+                    best = self._best_new(g, rows, cands, index)
+                    new = self._terms(g, rows, best, cands, index, self.vals, self.ids)
+                    old = self._terms(g, rows, best, cands, index, old_vals, old_ids)
+                    cands.gain[index] += (new - old).sum(axis=1)
 
     def unsealed_records(self) -> int:
         return int(self.size[self.alive & ~self.sealed].sum())

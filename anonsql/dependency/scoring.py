@@ -64,16 +64,30 @@ def mismatches(group: Group, rows: IntArray, record_codes: IntArray, kept_only: 
 
 
 def qi_deltas(
-    metrics: Metrics, group: Group, rows: IntArray, lo: IntArray, hi: IntArray
+    metrics: Metrics,
+    group: Group,
+    rows: IntArray,
+    lo: IntArray,
+    hi: IntArray,
+    ne: FloatArray | None = None,
 ) -> FloatArray:
     """Σ over the group's quasi-identifiers of δ(p, G) for instances ``rows`` and generalized
-    QI tuples ``lo``/``hi`` (``(B, |QI|)`` code ranges): a ``(B, len(rows))`` array."""
+    QI tuples ``lo``/``hi`` (``(B, |QI|)`` code ranges; ``ne`` their penalties if known): a
+    ``(B, len(rows))`` array."""
     out = np.zeros((lo.shape[0], len(rows)), np.float64)
     for j, a in group.qi:
-        ne = metrics.ne(a, lo[:, a], hi[:, a])
+        penalty = metrics.ne(a, lo[:, a], hi[:, a]) if ne is None else ne[:, a]
         out += instance_deltas(
-            group.codes[rows, j][None, :], lo[:, a][:, None], hi[:, a][:, None], ne[:, None]
+            group.codes[rows, j][None, :], lo[:, a][:, None], hi[:, a][:, None], penalty[:, None]
         )
+    return out
+
+
+def qi_penalties(metrics: Metrics, lo: IntArray, hi: IntArray) -> FloatArray:
+    """Penalties (``NE``, or exact-match 0/1) of generalized QI tuples ``(B, |QI|)``."""
+    out = np.zeros(lo.shape, np.float64)
+    for a in range(lo.shape[1]):
+        out[:, a] = metrics.ne(a, lo[:, a], hi[:, a])
     return out
 
 
