@@ -139,9 +139,7 @@ def generate(rows: int = 30_000, seed: int = 0) -> Synthetic:
         "action": action,
         "inspection_type": itype,
     }
-    columns: dict[str, pa.Array] = {
-        c: pa.array(np.array(names[c])[values[c]]) for c in QIS
-    }
+    columns: dict[str, pa.Array] = {c: pa.array(np.array(names[c])[values[c]]) for c in QIS}
     columns["critical_flag"] = pa.array(np.array(["N", "Y", "NA"])[critical])
     columns["score"] = pa.array(score.astype(np.int64))
     columns["grade"] = pa.array(np.array(["A", "B", "C", "P", "Q", "Z"])[grade])

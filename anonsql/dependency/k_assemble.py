@@ -124,25 +124,13 @@ class Assembler:
         codes = self.records.codes
         lo, hi = cluster_ranges(self.metrics, codes[members])
         total = qi_deltas(self.metrics, g, rows, lo, hi)
-        levels = np.zeros((members.shape[0], len(rows), g.width + 1), np.int64)
-        kept_min: IntArray | None = None
-        for s in range(members.shape[1]):
-            member = codes[members[:, s]]
-            if g.kept:
-                km = mismatches(g, rows, member, kept_only=True).T
-                kept_min = km if kept_min is None else np.minimum(kept_min, km)
-            lv = mismatches(g, rows, member, kept_only=False).T
-            np.add.at(
-                levels,
-                (
-                    np.arange(members.shape[0])[:, None],
-                    np.arange(len(rows))[None, :],
-                    lv,
-                ),
-                1,
-            )
-        if kept_min is not None:
-            total = total + kept_min
+        b, size = members.shape
+        flat = codes[members.reshape(-1)]
+        level = mismatches(g, rows, flat, kept_only=False).T.reshape(b, size, len(rows))
+        levels = (level[..., None] == np.arange(g.width + 1)).sum(axis=1)
+        if g.kept:
+            kept = mismatches(g, rows, flat, kept_only=True).T.reshape(b, size, len(rows))
+            total = total + kept.min(axis=1)
         preserve = (1.0 - total / g.width) * (members.shape[1] / self.k)
         single = self._single(gi, rows, self.levels[gi][rows][None, :, :] - levels)
         return preserve, single, levels

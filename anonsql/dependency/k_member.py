@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from anonsql.dependency.distance import PAIR_TABLE_LIMIT
 from anonsql.dependency.encoding import EncodedAttribute, EncodedRecords
 from anonsql.dependency.result import ClusteringResult, check_k, check_size, finish
 from anonsql.errors import SpecError
@@ -59,7 +60,16 @@ class _Loss:
                 self.heights.append(None)
                 self.spans.append(float(attribute.values[-1] - attribute.values[0]))
             else:
-                self.heights.append(subtree_heights(attribute))
+                heights = subtree_heights(attribute)
+                tree = attribute.tree
+                assert tree is not None
+                d = attribute.domain
+                if d <= PAIR_TABLE_LIMIT:
+                    # tabulated per (lo, hi) leaf pair: one gather per evaluation
+                    codes = np.arange(d)
+                    lo, hi = np.minimum.outer(codes, codes), np.maximum.outer(codes, codes)
+                    heights = heights[tree.lca(lo.reshape(-1), hi.reshape(-1))].reshape(d, d)
+                self.heights.append(heights)
                 self.spans.append(0.0)
 
     def of(self, lo: IntArray, hi: IntArray) -> FloatArray:
@@ -72,6 +82,8 @@ class _Loss:
                 if self.spans[a] > 0:
                     width = attribute.values[hi[..., a]] - attribute.values[lo[..., a]]
                     out += width / self.spans[a]
+            elif heights.ndim == 2:
+                out += heights[lo[..., a], hi[..., a]]
             else:
                 assert attribute.tree is not None
                 out += heights[attribute.tree.lca(lo[..., a], hi[..., a])]
