@@ -105,3 +105,31 @@ def record_of_tuple(encoded: EncodedRecords) -> list[int]:
                 out.append(r)
                 break
     return out
+
+
+#: Table 4 (R') and Table 5 (R''), the published views of Example 3.9
+TABLE4 = {
+    "PC": ["V6J", "V6J"] + ["[J,K,L]"] * 4 + ["R7A", "R7A"],
+    "PRV": ["BC", "BC"] + ["Central Canada"] * 4 + ["MB", "MB"],
+    "MED": ["ibuprofen"] * 4 + ["diazepam"] * 4,
+    "DIAG": [OA] * 4 + ["seizure"] * 4,
+}
+TABLE5 = {
+    "PC": ["V6J", "V6J", "J5B", "K2H", "K2H", "J5B", "R7A", "R7A"],
+    "PRV": ["BC", "BC", "QC", "ON", "ON", "QC", "MB", "MB"],
+    "MED": ["ibuprofen", "ibuprofen", "*", "*", "*", "*", "diazepam", "diazepam"],
+    "DIAG": [OA] * 4 + ["seizure"] * 4,
+}
+#: Table 1 (voter list) and Table 2 (hospital data) of the linkage attack (Example 1.1)
+TABLE1 = {
+    "FNAME": ["Andre", "Carol", "Beth", "Ellen", "Dan", "Andrew"],
+    "AGE": [54, 32, 48, 37, 52, 64],
+    "GEN": ["Male", "female", "Female", "Female", "Male", "Male"],
+    "PC": ["T5H", "V6J", "B3M", "T9C", "E3A", "B0P"],
+}
+TABLE2 = {
+    "AGE": [32, 51, 39, 43, 54, 48],
+    "GEN": ["female", "male", "female", "female", "male", "female"],
+    "PC": ["V6J", "J5B", "J5B", "K2H", "R7A", "K2H"],
+    "DIAG": [OA, "atrial flutter", "pain reliever", "seizure", "seizure", "atrial flutter"],
+}
