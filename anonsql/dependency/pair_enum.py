@@ -48,7 +48,7 @@ from anonsql.errors import SpecError
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray
 
 KEY = "algorithm.pair_enum"
-DEFAULT_MAX_RECORDS = 20_000
+DEFAULT_MAX_RECORDS = 10_000
 DEFAULT_MAX_CELLS = 25_000_000
 DEFAULT_MAX_RECORDS_ALL_PAIRS = 1_000
 TIE = 1e-9

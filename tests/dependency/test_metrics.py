@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+import random_data
 from fixtures import R_DOUBLE_PRIME, R_PRIME, hierarchies, record_of_tuple, records, table3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -193,3 +194,15 @@ def test_loss_is_bounded_and_zero_without_generalization() -> None:
         loss = dependency_loss(e, labels)
         assert 0.0 <= loss.loss <= e.instances
     assert dependency_loss(e, np.arange(8)).loss == 0.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_utility_is_gamma_minus_loss_for_complete_k_clusterings(seed: int) -> None:
+    """Digest §2.7: with every cluster of exactly k records, utility = |Γ| - Δ."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 5))
+    e = random_data.records(6 * k, seed)
+    labels = rng.permutation(np.repeat(np.arange(6), k))
+    for exact in (False, True):
+        loss = dependency_loss(e, labels, exact=exact).loss
+        assert utility(e, labels, k, exact=exact) == pytest.approx(e.instances - loss)
