@@ -58,6 +58,7 @@ from anonsql.sql import TableName
 
 ADULT_FDS = ["education -> education_num", "education_num -> education"]
 ALGORITHMS = ["pair_enum", "k_assemble", "k_member", "top_down", "mondrian"]
+#: also available: pair_enum_closest (PAIR-ENUM breaking utility ties by cluster closeness)
 
 
 @dataclass
@@ -181,6 +182,8 @@ def run_mondrian(
 def clustering(name: str, args: argparse.Namespace) -> Callable[[EncodedRecords, int], Any]:
     if name == "pair_enum":
         return lambda r, k: pair_enum(r, k, neighbours=args.neighbours)
+    if name == "pair_enum_closest":
+        return lambda r, k: pair_enum(r, k, neighbours=args.neighbours, ties="closest")
     if name == "k_assemble":
         return lambda r, k: k_assemble(r, k, pool=args.pool, index_size=args.index_size)
     if name == "k_member":

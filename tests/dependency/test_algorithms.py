@@ -72,6 +72,14 @@ def test_pair_enum_under_exact_match_reproduces_example_4_2_t9() -> None:
     assert dependency_loss(e, result.labels).loss == 0.0
 
 
+def test_pair_enum_breaking_ties_by_closeness_reaches_r_double_prime() -> None:
+    """An extension, not the thesis: among equal-utility merges take the closest clusters."""
+    e = records()
+    result = pair_enum(e, 2, neighbours=None, ties="closest")
+    assert clusters_as_tuples(e, result.labels) == as_sets(R_DOUBLE_PRIME)
+    assert dependency_loss(e, result.labels).loss == 0.0
+
+
 def test_nearest_neighbours_t10() -> None:
     e = records()
     r = record_of_tuple(e)
