@@ -6,35 +6,27 @@ The CLI and integrations are thin shells over these functions.
 from __future__ import annotations
 
 import contextlib
-import json
-import sys
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from anonsql.algorithms import ALGORITHMS
-from anonsql.algorithms.base import ProgressCallback
+from anonsql import pipeline
+from anonsql.algorithms import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
-from anonsql.errors import InterruptedRun, SpecError
-from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all, olap
-from anonsql.pipeline.job import new_run_id, work_schema
-from anonsql.pipeline.prepare import prepare
-from anonsql.pipeline.source import parse_relation, table_columns
-from anonsql.privacy import PrivacyModel
-from anonsql.privacy.check import CheckResult, check_relation
-from anonsql.privacy.registry import largest_k, models_from_entries
-from anonsql.publish.layouts import check_person_release
-from anonsql.publish.names import OutputNames
-from anonsql.publish.publisher import PublishResult, publish, read_certificate, stage
+from anonsql.errors import SpecError
+from anonsql.layouts import LAYOUTS
+from anonsql.metrics import MetricValue, compute_all, olap
+from anonsql.metrics.measure import release_context
+from anonsql.prepare import remove_dead_workspaces
+from anonsql.privacy import PrivacyModel, models_from_entries
+from anonsql.privacy.check import CheckResult, check_relation, run_checks
+from anonsql.release import read_release
+from anonsql.report import RunResult
+from anonsql.resolve import table_columns
 from anonsql.spec import Spec, load_spec, spec_from_mapping
+from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
-
-RunResult = PublishResult
-
-
-def _stderr_progress(message: str) -> None:
-    print(f"anonsql: {message}", file=sys.stderr, flush=True)
+from anonsql.verify import ReleaseStatus, release_status
 
 
 def _quiet(message: str) -> None:
@@ -52,13 +44,33 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database; a relative file path is resolved beside the spec."""
-    if spec.engine not in ENGINES:
-        raise SpecError("engine", ENGINES.unknown_message(spec.engine), "use a registered engine")
-    is_path = ENGINES.get(spec.engine).database_is_path
-    database = spec.database if spec.database is not None else (":memory:" if is_path else "")
-    if is_path and database != ":memory:" and not Path(database).is_absolute():
-        database = str(spec.base_dir / database)
-    return connect(spec.engine, database=database)
+    return connect_database(spec.engine, spec.database, base_dir=spec.base_dir, key="database")
+
+
+def connect_database(
+    engine: str,
+    database: str | None,
+    *,
+    base_dir: Path | None = None,
+    must_exist: bool = False,
+    key: str = "--database",
+) -> Engine:
+    """Open ``database`` on a registered engine. A file database's folder must exist, and with
+    ``must_exist`` (commands that only read) so must the file: nothing is created by a typo."""
+    if engine not in ENGINES:
+        raise SpecError("engine", ENGINES.unknown_message(engine), "use a registered engine")
+    is_path = ENGINES.get(engine).database_is_path
+    target = database if database is not None else (":memory:" if is_path else "")
+    if is_path and target != ":memory:":
+        path = Path(target)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        if not path.parent.is_dir():
+            raise SpecError(key, f"the folder of {path} does not exist", "create it first")
+        if must_exist and not path.is_file():
+            raise SpecError(key, f"{path} does not exist", "give the path of an existing file")
+        target = str(path)
+    return connect(engine, database=target)
 
 
 @contextlib.contextmanager
@@ -86,46 +98,8 @@ def run(
     run's working tables are dropped.
     """
     spec = as_spec(spec)
-    report = progress or _quiet
-    if spec.algorithm_name not in ALGORITHMS:
-        raise SpecError(
-            "algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm"
-        )
-    algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
-    if spec.person_id is not None and not algorithm.person_level:
-        raise SpecError(
-            "algorithm",
-            f"{algorithm.name} anonymizes one row per individual, but the spec sets person_id",
-            "use algorithm: one_to_many (the default with person_id)",
-        )
-    if spec.person_id is None and algorithm.person_level:
-        raise SpecError(
-            "algorithm",
-            f"{algorithm.name} anonymizes data with several rows per person",
-            "add `person_id: <column linking a person's rows>`",
-        )
-    started = time.perf_counter()
     with _engine_for(spec, engine) as eng:
-        run_id = new_run_id()
-        try:
-            report("validating the spec against the database")
-            job = prepare(spec, eng, run_id)
-            report(f"partitioning {job.rows} rows with {algorithm.name}")
-            summary = algorithm.partition(job, report)
-            report("publishing and verifying")
-            stage(job)
-            return publish(job, summary, started)
-        except KeyboardInterrupt:
-            raise InterruptedRun(
-                "interrupted; nothing was published and the previous output is intact"
-            ) from None
-        finally:
-            _cleanup(eng, work_schema(run_id))
-
-
-def _cleanup(engine: Engine, schema: str) -> None:
-    with contextlib.suppress(Exception):
-        engine.run("drop_schema", schema=schema)
+        return pipeline.run(spec, eng, progress or _quiet)
 
 
 def check(
@@ -143,7 +117,7 @@ def check(
     models then count persons and build each person's SA fingerprint from their rows; without
     it each row is one person (a fingerprint column then holds the person's list of items).
     """
-    rel = relation if isinstance(relation, TableName) else parse_relation(relation, "relation")
+    rel = _relation(relation, "relation")
     columns = [c.name for c in table_columns(engine, rel, "relation")]
     typed = [m for m in models if isinstance(m, PrivacyModel)]
     if len(typed) != len(models):
@@ -168,32 +142,12 @@ def check(
 
 def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     """Recompute the metrics of a relation anonsql published (reads its companion tables)."""
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
-    names = OutputNames(rel)
-    certificate = read_certificate(engine, names)
-    if certificate is None:
-        raise SpecError(
-            "output",
-            f"{rel} has no anonsql certificate beside it",
-            "give the name of a relation published by `anonsql run`",
-        )
-    attributes = engine.query_arrow("select_all", relation=names.attributes).to_pylist()
-    qids = [
-        QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
-        for a in attributes
-    ]
-    models = build_models_from_certificate(certificate)
-    person = person_level(certificate)
-    ctx = MetricContext(
-        engine=engine,
-        relation=names.by_person if person else rel,
-        qids=qids,
-        hierarchy_nodes=names.hierarchy_nodes,
-        source_rows=int(person["persons"] if person else certificate["source_rows"]),
-        k=largest_k(models),
-        fingerprints=names.fingerprints if person else None,
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="give the name of a relation published by `anonsql run`",
     )
-    return compute_all(ctx)
+    return compute_all(release_context(engine, release))
 
 
 def query_accuracy(
@@ -215,10 +169,9 @@ def query_accuracy(
     :mod:`anonsql.metrics.olap` for the workload and the conventions). On demand only: it is not
     part of the metrics every run records.
     """
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
     return olap.query_accuracy(
         engine,
-        rel,
+        _relation(output, "output"),
         seed=seed,
         max_dimensions=max_dimensions,
         queries_per_dimension=queries_per_dimension,
@@ -231,34 +184,34 @@ def query_accuracy(
     )
 
 
-def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[PrivacyModel]:
-    return models_from_entries(json.loads(certificate["models"]))
+def status(engine: Engine, output: str | TableName) -> ReleaseStatus:
+    """A published release against its source now: rows certified, in the source, released,
+    withheld by the live view's guard, not covered, and whether the release is stale."""
+    return release_status(engine, _relation(output, "output"))
+
+
+def cleanup(engine: Engine) -> list[str]:
+    """Drop the working schemas of runs that were killed (live runs are left alone); return
+    the names of the schemas dropped."""
+    return remove_dead_workspaces(engine)
 
 
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:
-    """Re-check a published output against the models recorded in its certificate."""
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
-    names = OutputNames(rel)
-    certificate = read_certificate(engine, names)
-    if certificate is None:
-        raise SpecError(
-            "output",
-            f"{rel} has no anonsql certificate beside it",
-            "name the QIDs and models explicitly with `anonsql check`",
-        )
-    qids = json.loads(certificate["quasi_identifiers"])
-    models = build_models_from_certificate(certificate)
-    person = person_level(certificate)
-    if person is not None:
-        return check_person_release(engine, names, qids, models, person["person_id"])
-    return check_relation(engine, rel, qids, models)
+    """Re-check a published output against the models recorded in its certificate, with the
+    same checks its publish gate ran."""
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="name the QIDs and models explicitly with `anonsql check`",
+    )
+    checks = LAYOUTS.get(release.layout).planned_checks(
+        release.names, release.qids, release.models, release.person_column
+    )
+    return run_checks(engine, release.names.main, checks)
 
 
-def person_level(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The 1:M facts a certificate records (None for one row per individual)."""
-    value = certificate.get("person_level")
-    facts = json.loads(value) if isinstance(value, str) else None
-    return facts if isinstance(facts, dict) else None
+def _relation(relation: str | TableName, key: str) -> TableName:
+    return relation if isinstance(relation, TableName) else parse_relation(relation, key)
 
 
 __all__ = [
@@ -266,8 +219,11 @@ __all__ = [
     "as_spec",
     "check",
     "check_output",
+    "cleanup",
+    "connect_database",
     "metrics",
     "open_engine",
     "query_accuracy",
     "run",
+    "status",
 ]

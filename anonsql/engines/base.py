@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError
 from anonsql.sql import SqlRenderer, TableName
 
@@ -30,47 +31,6 @@ _STRING_LITERAL = re.compile(r"'(?:[^']|'')*'")
 def redact(sql: str) -> str:
     """Hide string literals (which may be data values) before SQL reaches a log."""
     return _STRING_LITERAL.sub("'…'", sql)
-
-
-@dataclass(frozen=True)
-class ColumnInfo:
-    """One column of a relation as the catalog describes it."""
-
-    name: str
-    data_type: str
-
-    @property
-    def is_numeric(self) -> bool:
-        base = self.data_type.upper().split("(")[0].strip()
-        return base in NUMERIC_TYPES
-
-
-NUMERIC_TYPES = frozenset(
-    {
-        "TINYINT",
-        "SMALLINT",
-        "INTEGER",
-        "INT",
-        "BIGINT",
-        "HUGEINT",
-        "UTINYINT",
-        "USMALLINT",
-        "UINTEGER",
-        "UBIGINT",
-        "UHUGEINT",
-        "FLOAT",
-        "REAL",
-        "DOUBLE",
-        "DECIMAL",
-        "NUMERIC",
-        "DOUBLE PRECISION",
-        "INT2",
-        "INT4",
-        "INT8",
-        "FLOAT4",
-        "FLOAT8",
-    }
-)
 
 
 @dataclass
@@ -94,18 +54,28 @@ class Engine(ABC):
 
     name: ClassVar[str]
     dialect: ClassVar[str]
-    #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional, so a swap can be atomic.
+    # -- capabilities, consulted by the code above this layer (never probed) -----------------
+    #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional: publishing then swaps a
+    #: release in one transaction; otherwise it builds versioned relations and repoints views
+    #: (:mod:`anonsql.publish.swap`).
     transactional_ddl: ClassVar[bool] = True
     #: Whether published relations can be granted to roles (``output.grants``).
     supports_grants: ClassVar[bool] = False
     #: Whether the spec's ``database`` is a file path (resolved beside the spec file).
     database_is_path: ClassVar[bool] = True
-    #: Table kind for a run's working tables (``UNLOGGED `` where skipping the WAL pays off:
-    #: they are rebuilt every round and dropped at the end).
-    working_table_kind: ClassVar[str] = ""
+    #: Whether working tables are created UNLOGGED (skipping the WAL pays off: they are rebuilt
+    #: every round and dropped at the end).
+    unlogged_tables: ClassVar[bool] = False
+    #: Whether views can be marked security barriers, so that no user function runs below a
+    #: view's filters and sees the rows they withhold (PostgreSQL's leaky-function attack).
+    security_barrier_views: ClassVar[bool] = False
+
+    #: Runs alive in this process (each holds its id from start to end).
+    _live_runs: ClassVar[set[str]] = set()
 
     def __init__(self) -> None:
-        self.sql = SqlRenderer(self.dialect, {"working_table": self.working_table_kind})
+        kind = "UNLOGGED " if self.unlogged_tables else ""
+        self.sql = SqlRenderer(self.dialect, {"working_table": kind})
         self.stats = QueryStats()
         #: Called with every statement before it runs (SQL snapshots, tracing).
         self.listeners: list[Callable[[str], None]] = []
@@ -250,6 +220,20 @@ class Engine(ABC):
 
     def schema_exists(self, schema: str) -> bool:
         return int(self.query("schema_exists", schema=schema)[0][0]) > 0
+
+    # -- runs: which working schemas belong to a live run ---------------------------------------
+    def hold_run(self, run_id: str) -> None:
+        """Mark a run alive until :meth:`release_run` (or until its process dies)."""
+        Engine._live_runs.add(run_id)
+
+    def release_run(self, run_id: str) -> None:
+        Engine._live_runs.discard(run_id)
+
+    def run_is_alive(self, run_id: str) -> bool:
+        """Whether the run owning a working schema still runs. An embedded database is written
+        by one process at a time, so there a run is alive only if this process holds it;
+        engines with sessions also ask the database (a killed run's session is gone)."""
+        return run_id in Engine._live_runs
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -16,7 +16,8 @@ import psycopg
 import pyarrow as pa
 from psycopg import conninfo as pg_conninfo
 
-from anonsql.engines.base import ColumnInfo, Engine, redact
+from anonsql.engines.base import Engine, redact
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
 from anonsql.sql import TableName
 
@@ -69,6 +70,15 @@ def _arrow_table(description: Sequence[Any], rows: Sequence[tuple[Any, ...]]) ->
     return pa.table(arrays)
 
 
+#: The high bits of anonsql's advisory lock keys, so they do not meet other applications' locks.
+_LOCK_NAMESPACE = 0x616E << 48
+
+
+def _run_lock_key(run_id: str) -> int:
+    """A run's advisory lock key (run ids are 12 hex digits: 48 bits)."""
+    return _LOCK_NAMESPACE | int(run_id, 16)
+
+
 def check_dsn(dsn: str) -> None:
     try:
         parts = pg_conninfo.conninfo_to_dict(dsn)
@@ -93,7 +103,8 @@ class PostgresEngine(Engine):
     dialect = "postgres"
     supports_grants = True
     database_is_path = False
-    working_table_kind = "UNLOGGED "
+    unlogged_tables = True
+    security_barrier_views = True
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None
@@ -181,7 +192,7 @@ class PostgresEngine(Engine):
         )
         if not rows:
             return None
-        return [ColumnInfo(name=r[0], data_type=str(r[1]).upper()) for r in rows]
+        return [ColumnInfo.of(r[0], str(r[1]).upper(), self.dialect) for r in rows]
 
     def analyze(self, relation: TableName) -> None:
         # Without fresh statistics the planner nested-loops over tables built moments ago.
@@ -194,6 +205,24 @@ class PostgresEngine(Engine):
             self._execute(statement)
         finally:
             self.stats.seconds += time.perf_counter() - start
+
+    def hold_run(self, run_id: str) -> None:
+        super().hold_run(run_id)
+        self.query("postgres/run_lock", key=_run_lock_key(run_id))
+
+    def release_run(self, run_id: str) -> None:
+        super().release_run(run_id)
+        self.query("postgres/run_unlock", key=_run_lock_key(run_id))
+
+    def run_is_alive(self, run_id: str) -> bool:
+        # a live run's session holds its advisory lock; a killed run's session released it
+        if super().run_is_alive(run_id):
+            return True
+        key = _run_lock_key(run_id)
+        if not self.query("postgres/run_try_lock", key=key)[0][0]:
+            return True
+        self.query("postgres/run_unlock", key=key)
+        return False
 
     def role_exists(self, role: str) -> bool:
         return bool(self.query("postgres/role_exists", role=role))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,16 +10,8 @@ import yaml
 from pydantic import ValidationError
 
 from anonsql.errors import SpecError
+from anonsql.spec.errors import spec_error
 from anonsql.spec.model import ColumnSpec, JoinSpec, OutputSpec, Spec
-
-_FIXES = {
-    "missing": "add this key",
-    "extra_forbidden": "remove this key or check its spelling",
-    "literal_error": "use one of the allowed values",
-    "enum": "use one of the allowed values",
-    "greater_than_equal": "raise the value",
-    "less_than_equal": "lower the value",
-}
 
 
 def spec_from_mapping(
@@ -37,12 +28,7 @@ def spec_from_mapping(
     try:
         return Spec.model_validate(payload)
     except ValidationError as err:
-        first = err.errors()[0]
-        key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        fix = _FIXES.get(first["type"], "see the spec reference in README.md")
-        if first["type"] == "extra_forbidden":
-            fix = _suggest_key(first["loc"]) or fix
-        raise SpecError(key, first["msg"], fix, source=source) from None
+        raise spec_error(err, known_keys=_known_keys, source=source) from None
 
 
 def _known_keys(loc: tuple[Any, ...]) -> list[str]:
@@ -59,9 +45,31 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
-def _suggest_key(loc: tuple[Any, ...]) -> str | None:
-    close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
-    return f"did you mean {close[0]!r}?" if close else None
+class DuplicateKeyError(yaml.YAMLError):
+    """A YAML mapping names a key twice (PyYAML keeps the last one silently)."""
+
+    def __init__(self, key: str, line: int) -> None:
+        super().__init__(f"duplicate key {key!r} on line {line}")
+        self.key = key
+        self.line = line
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses duplicate keys."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise DuplicateKeyError(str(key), key_node.start_mark.line + 1)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text safely, refusing duplicate keys."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)
 
 
 def load_spec(path: str | Path) -> Spec:
@@ -70,7 +78,23 @@ def load_spec(path: str | Path) -> Spec:
     if not path.is_file():
         raise SpecError(str(path), "the spec file does not exist", "check the path")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpecError(
+            f"byte {err.start}",
+            "the file is not UTF-8 text",
+            "save the spec as UTF-8",
+            source=str(path),
+        ) from None
+    try:
+        data = load_yaml(text)
+    except DuplicateKeyError as err:
+        raise SpecError(
+            f"line {err.line}",
+            f"the key {err.key!r} appears twice in one mapping",
+            "keep one of them",
+            source=str(path),
+        ) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"

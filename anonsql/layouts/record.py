@@ -1,0 +1,96 @@
+"""One row per individual: the anonymized view joins the source to the recoding map (distinct
+quasi-identifier vectors -> published values)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from anonsql.engines import Engine
+from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
+from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.check import PlannedCheck
+from anonsql.release.names import GENERALIZED_SUFFIX, OutputNames
+from anonsql.release.reader import PublishedRelease
+from anonsql.sql import TableName
+
+
+class RecordLayout(Layout):
+    """The view (or table) of the source's rows with generalized quasi-identifiers, suppressed
+    rows left out, and ``__recoding``, the map it joins."""
+
+    name = "record"
+    copied = ("recoding", "attributes", "hierarchy_nodes")
+    granted = SHARED_GRANTED
+
+    def stage(self) -> None:
+        ws = self.workspace
+        leaves = {d.index: ws.work(f"leaves{d.index}") for d in ws.dimensions if not d.is_numeric}
+        ws.engine.run(
+            "publish/recoding",
+            target=ws.work("recoding"),
+            rows=ws.work("rows"),
+            generalized=ws.work("generalized"),
+            dims=ws.dimensions,
+            leaves=leaves,
+            suffix=GENERALIZED_SUFFIX,
+        )
+
+    def create(self, names: OutputNames, kind: str) -> None:
+        e = self.workspace.engine
+        passthrough = set(self.resolved.passthrough)
+        qids = set(self.qids)
+        columns = [
+            {"name": c.name, "qid": c.name in qids}
+            for c in self.resolved.catalog
+            if c.name in passthrough or c.name in qids
+        ]
+        e.run("publish/source_view", target=names.source, source=self.resolved.source)
+        e.run(
+            "publish/anonymized",
+            target=names.released,
+            source=self.resolved.source,
+            recoding=names.recoding,
+            columns=columns,
+            dims=self.workspace.dimensions,
+            suffix=GENERALIZED_SUFFIX,
+        )
+        self.publish_guarded(names.main, names.released, kind, self.workspace.models, None)
+
+    @classmethod
+    def planned_checks(
+        cls,
+        names: OutputNames,
+        qids: Sequence[str],
+        models: Sequence[PrivacyModel],
+        person: str | None,
+        *,
+        relations: CheckedRelations = "published",
+    ) -> list[PlannedCheck]:
+        relation = names.main if relations == "published" else names.released
+        return [PlannedCheck(relation, tuple(qids), tuple(models))]
+
+    def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
+        published = self.resolved.rows - self.partitioning.suppressed_rows
+        return {"rows accounted for": (names.main, published)}
+
+    @classmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        numeric = {a["attribute"]: a["kind"] == "numeric" for a in release.attributes(engine)}
+        qids = [{"column": q, "numeric": numeric[q]} for q in release.qids]
+        names = release.names
+        row = engine.query(
+            "status/record_coverage", source=names.source, recoding=names.recoding, qids=qids
+        )[0]
+        return Coverage(int(row[0]), int(row[1] or 0), int(row[2] or 0))
+
+    @classmethod
+    def measured(cls, names: OutputNames) -> TableName:
+        return names.main
+
+    def individuals(self) -> int:
+        return self.resolved.rows
+
+    def certificate_fields(self) -> dict[str, Any]:
+        return {"person_level": json.dumps(None)}

@@ -1,0 +1,157 @@
+"""The measure step: equivalence-class statistics (``__classes``) and every registered metric
+(``__metrics``) computed by SQL on the release; and the one builder of a
+:class:`~anonsql.metrics.base.MetricContext`, for a release being published or one read back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from anonsql.engines import Engine
+from anonsql.layouts import LAYOUTS
+from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
+from anonsql.metrics.registry import compute_all
+from anonsql.privacy import PrivacyModel, largest_k
+from anonsql.publish import Release
+from anonsql.release import OutputNames, PublishedRelease
+from anonsql.spec import Role
+
+#: A value of a published column gives a quasi-identifier away when at least this share of the
+#: source rows holding it share one value of the quasi-identifier (Adult: "Husband" is male on
+#: 12,462 of 12,463 rows).
+REVEAL_CONFIDENCE = 0.99
+
+
+@dataclass(frozen=True)
+class ColumnExposure:
+    """What a column published unchanged adds to a release: rows in classes (published
+    quasi-identifiers + the column) below the release's k, and per quasi-identifier the rows
+    published generalized whose value of the column gives the original value away (with
+    :data:`REVEAL_CONFIDENCE`)."""
+
+    column: str
+    #: None for sensitive columns (what the release protects, not what an adversary knows).
+    small_class_rows: int | None
+    revealed_rows: Mapping[str, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "small_class_rows": self.small_class_rows,
+            "revealed_rows": dict(self.revealed_rows),
+        }
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The metrics of a release, and what its unchanged columns expose."""
+
+    metrics: tuple[MetricValue, ...]
+    exposure: tuple[ColumnExposure, ...] = ()
+
+    def value(self, name: str, attribute: str | None = None) -> float:
+        for m in self.metrics:
+            if m.name == name and m.attribute == attribute:
+                return m.value
+        raise KeyError((name, attribute))
+
+
+def metric_context(
+    engine: Engine,
+    names: OutputNames,
+    layout: str,
+    qids: Sequence[QidInfo],
+    models: Sequence[PrivacyModel],
+    individuals: int,
+) -> MetricContext:
+    """What the metrics need to measure the release published as ``names``."""
+    return MetricContext(
+        engine=engine,
+        relation=LAYOUTS.get(layout).measured(names),
+        qids=list(qids),
+        hierarchy_nodes=names.hierarchy_nodes,
+        source_rows=individuals,
+        k=largest_k(models),
+        fingerprints=names.fingerprints if layout == "person" else None,
+    )
+
+
+def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
+    """The metric context of a release read back from the database."""
+    qids = [
+        QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
+        for a in release.attributes(engine)
+    ]
+    return metric_context(
+        engine, release.names, release.layout, qids, release.models, release.individuals
+    )
+
+
+def measure(release: Release) -> Measurement:
+    """Write ``__classes`` and ``__metrics`` beside the release; return the metrics."""
+    e, built, layout = release.engine, release.built, release.layout
+    dims = release.staged.workspace.dimensions
+    e.run(
+        "publish/classes",
+        target=built.classes,
+        relation=layout.measured(built),
+        qids=[d.column for d in dims],
+        sensitive=layout.class_sensitive(),
+    )
+    qids = [
+        QidInfo(
+            d.column,
+            d.kind,
+            d.global_min if d.is_numeric else None,
+            d.global_max if d.is_numeric else None,
+            d.hierarchy.leaf_count if d.hierarchy else None,
+        )
+        for d in dims
+    ]
+    ctx = metric_context(
+        e, built, layout.name, qids, release.staged.workspace.models, layout.individuals()
+    )
+    metrics = compute_all(ctx)
+    e.load_arrow(built.metrics, metrics_table(metrics))
+    return Measurement(tuple(metrics), measure_exposure(release))
+
+
+def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
+    """Per column published unchanged, what it adds to the release (one query each)."""
+    resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
+    fingerprint = ws.person.sensitive if ws.person is not None else None
+    columns = [c for c in resolved.passthrough if c != fingerprint]
+    models = ws.models
+    k = largest_k(models) or max([m.min_rows() for m in models] + [1])
+    qids = [{"column": d.column, "numeric": d.is_numeric, "index": d.index} for d in ws.dimensions]
+    sensitive = set(resolved.spec.columns_with(Role.SENSITIVE))
+    found = []
+    for column in columns:
+        row = release.engine.query(
+            "linked/exposure",
+            source=built.source,
+            release=built.main,
+            nodes=built.hierarchy_nodes,
+            column=column,
+            qids=qids,
+            k=k,
+            confidence=REVEAL_CONFIDENCE,
+        )[0]
+        revealed = {d.column: int(row[1 + i] or 0) for i, d in enumerate(ws.dimensions)}
+        # the adversary knows quasi-identifiers and may know an insensitive column, not the
+        # sensitive values the release protects: those refine classes by design
+        small = None if column in sensitive else int(row[0] or 0)
+        found.append(ColumnExposure(column, small, revealed))
+    return tuple(found)
+
+
+def metrics_table(metrics: Sequence[MetricValue]) -> pa.Table:
+    return pa.table(
+        {
+            "metric": pa.array([m.name for m in metrics], pa.string()),
+            "attribute": pa.array([m.attribute for m in metrics], pa.string()),
+            "value": pa.array([m.value for m in metrics], pa.float64()),
+        }
+    )
