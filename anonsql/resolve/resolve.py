@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
+from anonsql.dependency.declared import resolve_dependencies
 from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
@@ -101,6 +102,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     unchanged = [c for c in passthrough if c != fingerprints]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
+    fds = resolve_dependencies(spec, engine, source.relation, catalog)
     return Resolved(
         spec=spec,
         algorithm=algorithm,
@@ -116,6 +118,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         rows=rows,
         person=person,
         linked=tuple(linked),
+        functional_dependencies=fds,
     )
 
 
