@@ -9,7 +9,7 @@ suppressed rows absent). Only per-group sums leave the engine; Python adds them 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from anonsql.dependency.encoding import Quasi
@@ -28,6 +28,8 @@ class _Attr:
     key: int
     leaves: TableName | None = None
     nodes: TableName | None = None
+    #: A release's ``hierarchy_nodes`` companion, read instead of ``leaves``/``nodes``.
+    companion: TableName | None = None
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,16 @@ def release_loss(
     quasis: Sequence[Quasi],
     leaves: Mapping[str, TableName],
     nodes: Mapping[str, TableName],
+    *,
+    companion: TableName | None = None,
+    categorical_columns: Collection[str] = (),
 ) -> DependencyLoss:
     """Δ of ``published`` against ``source`` for ``fds`` (one query). ``quasis`` names the
-    generalized columns (categorical ones need their ``leaves`` and ``nodes`` tables); other FD
-    columns are compared by equality, and count 1 when the release does not have them."""
+    generalized columns (categorical ones need their ``leaves`` and ``nodes`` tables, or a
+    release's ``hierarchy_nodes`` ``companion`` table: attribute, label, depth, first_leaf,
+    last_leaf); other FD columns are compared by equality, and count 1 when the release does
+    not have them. ``categorical_columns`` marks quasi-identifiers categorical whose
+    ``Quasi`` has no hierarchy (the companion holds their nodes)."""
     catalog = engine.columns(published)
     if catalog is None:
         raise SpecError("output", f"{published} does not exist", "publish it first")
@@ -114,13 +122,23 @@ def release_loss(
         attrs = []
         for j, column in enumerate(columns):
             q = by_name.get(column)
-            kind = "kept" if q is None else "numeric" if q.hierarchy is None else "categorical"
+            kind = (
+                "kept"
+                if q is None
+                else "categorical"
+                if q.hierarchy is not None or column in categorical_columns
+                else "numeric"
+            )
             if column not in present:
                 kind = "dropped"
             new = column not in keys
             key = keys.setdefault(column, len(keys))
             attr = _Attr(j, column, kind, key)
-            if kind == "categorical":
+            if kind == "categorical" and companion is not None:
+                attr = _Attr(j, column, kind, key, companion=companion)
+                if new:
+                    categorical.append(attr)
+            elif kind == "categorical":
                 if column not in leaves or column not in nodes:
                     raise SpecError(
                         column,

@@ -14,11 +14,12 @@ CAST({{ expression }} AS DOUBLE)
 CASE WHEN {{ expression }} > 0 THEN CAST({{ expression }} AS DOUBLE) * LN(CAST({{ expression }} AS DOUBLE)) ELSE CAST(0 AS DOUBLE) END
 {%- endmacro %}
 {# Occurrences of each leaf rank of a categorical column in the source (rows whose text is not a
-   leaf drop out). Columns r (leaf rank), n. #}
+   leaf drop out). Columns r (leaf rank), n. ``leaves`` (and ``nodes`` below) are rendered
+   relations: a qualified table name or a CTE's name. #}
 {% macro leaf_counts(source, column, leaves) -%}
 SELECT lf.leaf_rank AS r, COUNT(*) AS n
 FROM {{ source | qname }} AS s
-JOIN {{ leaves | qname }} AS lf ON lf.value = CAST(s.{{ column | ident }} AS VARCHAR)
+JOIN {{ leaves }} AS lf ON lf.value = CAST(s.{{ column | ident }} AS VARCHAR)
 GROUP BY lf.leaf_rank
 {%- endmacro %}
 {# Total rows and H(X_A) in nats of a counts CTE with column n. #}
@@ -35,7 +36,7 @@ SELECT nd.node_id, nd.label, nd.first_leaf, nd.last_leaf,
   CASE WHEN t.h > 0
        THEN LEAST(GREATEST(({{ nlogn('COALESCE(SUM(c.n), 0)') }} - COALESCE(SUM({{ nlogn('c.n') }}), 0)) / t.total / t.h, 0), 1)
        ELSE 0 END AS ne
-FROM {{ nodes | qname }} AS nd
+FROM {{ nodes }} AS nd
 LEFT JOIN {{ counts }} AS c ON c.r BETWEEN nd.first_leaf AND nd.last_leaf
 CROSS JOIN {{ totals }} AS t
 GROUP BY nd.node_id, nd.label, nd.first_leaf, nd.last_leaf, t.total, t.h

@@ -16,14 +16,34 @@ CASE WHEN {{ t }} LIKE '[%' THEN CAST(SPLIT_PART(SUBSTRING({{ t }}, 2, LENGTH({{
 {%- endmacro %}
 WITH
 {% for a in categorical %}
+{% if a.companion %}
+{# a release's hierarchy_nodes companion: leaves are its one-leaf nodes' labels #}
+{% set leaves_rel = ('lv' ~ a.key) | ident %}
+{% set nodes_rel = ('nd' ~ a.key) | ident %}
+{{ leaves_rel }} AS (
+  SELECT hn.label AS value, MIN(hn.first_leaf) AS leaf_rank
+  FROM {{ a.companion | qname }} AS hn
+  WHERE hn.attribute = {{ a.column | lit }} AND hn.first_leaf = hn.last_leaf
+  GROUP BY hn.label
+),
+{{ nodes_rel }} AS (
+  SELECT ROW_NUMBER() OVER (ORDER BY hn.first_leaf, hn.last_leaf, hn.depth, hn.label) AS node_id,
+    hn.label, hn.first_leaf, hn.last_leaf
+  FROM {{ a.companion | qname }} AS hn
+  WHERE hn.attribute = {{ a.column | lit }}
+),
+{% else %}
+{% set leaves_rel = a.leaves | qname %}
+{% set nodes_rel = a.nodes | qname %}
+{% endif %}
 {{ ('cnt' ~ a.key) | ident }} AS (
-  {{ leaf_counts(source, a.column, a.leaves) }}
+  {{ leaf_counts(source, a.column, leaves_rel) }}
 ),
 {{ ('tot' ~ a.key) | ident }} AS (
   {{ totals(('cnt' ~ a.key) | ident) }}
 ),
 {{ ('ent' ~ a.key) | ident }} AS (
-  {{ node_entropy(a.nodes, ('cnt' ~ a.key) | ident, ('tot' ~ a.key) | ident) }}
+  {{ node_entropy(nodes_rel, ('cnt' ~ a.key) | ident, ('tot' ~ a.key) | ident) }}
 ),
 {% endfor %}
 {% for a in numeric %}
@@ -57,7 +77,7 @@ WITH
 {% endfor %}
   FROM {{ ('p' ~ gi) | ident }} AS p
 {% for at in g.attributes if at.kind == 'categorical' %}
-  LEFT JOIN {{ at.leaves | qname }} AS {{ ('lf' ~ at.j) | ident }}
+  LEFT JOIN {% if at.companion %}{{ ('lv' ~ at.key) | ident }}{% else %}{{ at.leaves | qname }}{% endif %} AS {{ ('lf' ~ at.j) | ident }}
     ON {{ ('lf' ~ at.j) | ident }}.value = {{ txt('p.' ~ (('a' ~ at.j) | ident)) }}
 {% endfor %}
 ),

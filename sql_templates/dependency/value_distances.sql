@@ -2,13 +2,13 @@
    one covers the other, else 1. ``pairs`` is a list of (position, label a, label b). #}
 {% from "dependency/_fd.sql" import leaf_counts, totals, node_entropy %}
 WITH counts AS (
-  {{ leaf_counts(source, column, leaves) }}
+  {{ leaf_counts(source, column, leaves | qname) }}
 ),
 tot AS (
   {{ totals('counts') }}
 ),
 ent AS (
-  {{ node_entropy(nodes, 'counts', 'tot') }}
+  {{ node_entropy(nodes | qname, 'counts', 'tot') }}
 ),
 pairs (pos, a, b) AS (
   VALUES {% for pos, a, b in pairs %}({{ pos | lit }}, {{ a | lit }}, {{ b | lit }}){{ ", " if not loop.last }}{% endfor %}

@@ -157,7 +157,7 @@ def test_loss_of_a_mondrian_release_published_by_the_pipeline(
     engine: Engine, tmp_path: Path
 ) -> None:
     source = load_people(engine)
-    api.run(people_spec(tmp_path, k=5), engine=engine)
+    result = api.run(people_spec(tmp_path, k=5), engine=engine)
     city = Hierarchy(
         [line.split(";") for line in (tmp_path / "city.csv").read_text().splitlines()],
         name="city",
@@ -169,9 +169,7 @@ def test_loss_of_a_mondrian_release_published_by_the_pipeline(
     # the same release rebuilt in NumPy from the pipeline's partitions (its recoding map)
     data = engine.query_arrow("select_all", relation=source)
     records = encode_table(data, qs, fds)
-    recoding = engine.query_arrow(
-        "select_all", relation=TableName("people__recoding", "anon")
-    ).to_pydict()
+    recoding = engine.query_arrow("select_all", relation=result.names.recoding).to_pydict()
     pid = {
         (float(a), c, float(i)): (-1 if s else p)
         for a, c, i, s, p in zip(

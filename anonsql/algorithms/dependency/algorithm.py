@@ -40,13 +40,13 @@ from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCa
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.dependency import k_assemble, k_member, pair_enum, top_down
+from anonsql.dependency.encoding import EncodedRecords, Quasi, encode, kept_columns
 from anonsql.dependency.k_assemble import DEFAULT_MAX_RECORDS as K_ASSEMBLE_MAX_RECORDS
 from anonsql.dependency.k_member import DEFAULT_MAX_RECORDS as K_MEMBER_MAX_RECORDS
 from anonsql.dependency.pair_enum import DEFAULT_MAX_CELLS
 from anonsql.dependency.pair_enum import DEFAULT_MAX_RECORDS as PAIR_ENUM_MAX_RECORDS
-from anonsql.dependency.top_down import DEFAULT_MAX_RECORDS as TOP_DOWN_MAX_RECORDS
-from anonsql.dependency.encoding import EncodedRecords, Quasi, encode, kept_columns
 from anonsql.dependency.result import ClusteringResult
+from anonsql.dependency.top_down import DEFAULT_MAX_RECORDS as TOP_DOWN_MAX_RECORDS
 from anonsql.errors import SpecError
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PrivacyModel, largest_k
 from anonsql.workspace import Workspace
