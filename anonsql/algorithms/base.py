@@ -77,6 +77,9 @@ class Algorithm(ABC):
     person_level: ClassVar[bool] = False
     #: The release layout (``anonsql.layouts``) that publishes what the algorithm leaves.
     layout: ClassVar[str] = "record"
+    #: Whether the algorithm reads the spec's functional dependencies' columns: their sensitive
+    #: columns are then coded in ``rows`` even when no model reads them.
+    reads_dependencies: ClassVar[bool] = False
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options

@@ -56,7 +56,11 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     fingerprints = fingerprint_column(spec, models)
     order = list(spec.columns)
     record_level = [m for m in models if not m.counts_persons]
-    sa_columns = sorted(sensitive_columns(record_level), key=order.index)
+    fds = resolve_dependencies(spec, engine, source.relation, catalog)
+    read = set(sensitive_columns(record_level))
+    if algorithm.reads_dependencies:
+        read |= {c for fd in fds for c in fd.attributes if c in spec.columns_with(Role.SENSITIVE)}
+    sa_columns = sorted(read, key=order.index)
     sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
     check_model_fit(spec, models, types)
 
@@ -102,7 +106,6 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     unchanged = [c for c in passthrough if c != fingerprints]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
-    fds = resolve_dependencies(spec, engine, source.relation, catalog)
     return Resolved(
         spec=spec,
         algorithm=algorithm,

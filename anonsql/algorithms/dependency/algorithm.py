@@ -61,6 +61,7 @@ class DependencyClustering(Algorithm):
     """Base of the clustering algorithms: subclasses implement :meth:`cluster`."""
 
     reference = "Gorla, Dependency-Preserving Generalization for Data Publishing, MSc, 2019"
+    reads_dependencies = True
 
     @abstractmethod
     def cluster(self, records: EncodedRecords, k: int) -> ClusteringResult:
