@@ -170,6 +170,7 @@ def test_mondrian_release_reports_the_loss_too(engine: Engine, tmp_path: Path) -
     loss, instances = independent_loss(rows_of(engine, source), published, FDS)
     metrics = {(m.name, m.attribute): m.value for m in result.metrics}
     assert metrics[("dependency_loss_sum", None)] == pytest.approx(loss)
+    assert 0 < loss < instances
     assert metrics[("dependency_loss", "zip -> city")] >= 0.0
     assert ("dependency_loss", "city -> country") in metrics
 
