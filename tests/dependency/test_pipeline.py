@@ -320,3 +320,14 @@ def test_dependency_weight_must_be_positive(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as err:
         api.run(spec(tmp_path, {"mondrian": {"dependency_weight": 0}}))
     assert "dependency_weight" in str(err.value)
+
+
+def test_one_to_many_data_is_refused(engine: Engine, tmp_path: Path) -> None:
+    table = shops()
+    load(engine, table.append_column("patient", pa.array([f"p{i // 2}" for i in range(160)])))
+    s = spec(tmp_path, "one_to_many", person_id="patient")
+    s["privacy"] = [{"person_k_anonymity": {"k": 2}}]
+    with pytest.raises(SpecError) as err:
+        api.run(s, engine=engine)
+    assert err.value.key == "functional_dependencies"
+    assert "1:M" in err.value.problem
