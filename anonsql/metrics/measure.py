@@ -118,7 +118,7 @@ def measure(release: Release) -> Measurement:
     ctx = metric_context(
         e, built, layout.name, qids, ws.models, layout.individuals(), ws.functional_dependencies
     )
-    metrics = compute_all(ctx)
+    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
     return Measurement(tuple(metrics), measure_exposure(release))
 
