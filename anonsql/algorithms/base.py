@@ -79,6 +79,9 @@ class Algorithm(ABC):
     person_level: ClassVar[bool] = False
     #: The release layout (``anonsql.layouts``) that publishes what the algorithm leaves.
     layout: ClassVar[str] = "record"
+    #: Whether the algorithm reads the spec's functional dependencies' columns: their sensitive
+    #: columns are then coded in ``rows`` even when no model reads them.
+    reads_dependencies: ClassVar[bool] = False
     #: Whether the release publishes the sensitive and insensitive columns unchanged (then the
     #: resolve step refuses those that determine a quasi-identifier and the measure step
     #: measures what they expose); False for algorithms that transform every column they

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.sql import TableName
 
@@ -43,6 +44,10 @@ class MetricContext:
     source_rows: int
     k: int | None = None
     fingerprints: TableName | None = None
+    #: The spec's functional dependencies and the source relation (original values) they are
+    #: measured against; none when the release declares no dependency.
+    functional_dependencies: tuple[FunctionalDependency, ...] = ()
+    source: TableName | None = None
 
 
 @dataclass(frozen=True)

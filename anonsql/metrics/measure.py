@@ -10,6 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
@@ -65,6 +66,7 @@ def metric_context(
     qids: Sequence[QidInfo],
     models: Sequence[PrivacyModel],
     individuals: int,
+    functional_dependencies: tuple[FunctionalDependency, ...] = (),
 ) -> MetricContext:
     """What the metrics need to measure the release published as ``names``."""
     return MetricContext(
@@ -75,6 +77,8 @@ def metric_context(
         source_rows=individuals,
         k=largest_k(models),
         fingerprints=names.fingerprints if layout == "person" else None,
+        functional_dependencies=functional_dependencies,
+        source=names.source if functional_dependencies else None,
     )
 
 
@@ -110,8 +114,9 @@ def measure(release: Release) -> Measurement:
         )
         for d in dims
     ]
+    ws = release.staged.workspace
     ctx = metric_context(
-        e, built, layout.name, qids, release.staged.workspace.models, layout.individuals()
+        e, built, layout.name, qids, ws.models, layout.individuals(), ws.functional_dependencies
     )
     metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))

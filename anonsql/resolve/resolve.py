@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
+from anonsql.dependency.declared import resolve_dependencies
 from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
@@ -56,7 +57,11 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     fingerprints = fingerprint_column(spec, models)
     order = list(spec.columns)
     record_level = [m for m in models if not m.counts_persons]
-    sa_columns = sorted(sensitive_columns(record_level), key=order.index)
+    fds = resolve_dependencies(spec, engine, source.relation, catalog)
+    read = set(sensitive_columns(record_level))
+    if algorithm.reads_dependencies:
+        read |= {c for fd in fds for c in fd.attributes if c in spec.columns_with(Role.SENSITIVE)}
+    sa_columns = sorted(read, key=order.index)
     sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
     check_model_fit(spec, models, types)
 
@@ -119,6 +124,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         rows=rows,
         person=person,
         linked=tuple(linked),
+        functional_dependencies=fds,
     )
 
 

@@ -99,6 +99,9 @@ class Spec(_Strict):
     algorithm: str | dict[str, dict[str, Any] | None] | None = None
     suppression_limit: float = Field(default=0.0, ge=0.0, le=1.0)
     seed: int = 0
+    #: Functional dependencies the release should preserve, e.g. ``"zip -> province"``
+    #: (checked against the data; read by the dependency-preserving algorithms and metric).
+    functional_dependencies: list[str] = Field(default_factory=list)
     #: The directory relative paths in the spec are resolved against (the spec file's folder).
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
 

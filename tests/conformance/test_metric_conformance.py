@@ -67,6 +67,9 @@ FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
     },
     # SA-NCP: items weighted by the NCP of the node standing for them: (0*3 + 4/3 + 1) / 8
     "sa_ncp": {n: {("sa_ncp", None): 100 * (4 * 3 / 9 + 1) / 8} for n in (4, 5)},
+    # no functional dependency is declared here: nothing to report (hand-computed values with
+    # dependencies are in tests/dependency/test_pipeline.py)
+    "dependency_loss": {n: {} for n in (4, 5)},
 }
 
 

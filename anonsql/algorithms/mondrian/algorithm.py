@@ -21,7 +21,9 @@ only if **every** part satisfies **every** privacy model: the right-hand part is
 the left, which is what the research implementation missed. Among allowed splits a partition
 takes the dimension with the largest normalized width (numeric: range / attribute range;
 categorical: NCP of the lowest common ancestor), ties broken by the order of the columns in
-the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``).
+the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``). With
+``dependency_weight`` w > 1 (anonsql's FD-aware extension), the width of a quasi-identifier
+named by n of the spec's functional dependencies counts w^n times (BENCHMARKS.md: what it buys).
 
 Suppression. With ``suppression_limit > 0``, a partition that has no allowed split may split
 anyway if the parts that fail the models are suppressed (their rows are not published). Each
@@ -61,6 +63,11 @@ class MondrianOptions(Options):
     #: Python's memory stays bounded however large the table; all pending partitions are
     #: handled at once whenever they are fewer.
     max_partitions_per_round: int = Field(default=20_000, ge=1)
+    #: FD-aware splits (anonsql's extension of Gorla 2019): when the split dimension is chosen,
+    #: the normalized width of a quasi-identifier is multiplied by this weight once per
+    #: functional dependency of the spec naming it, so partitions narrow dependency attributes
+    #: first and keep dependency instances (nearly) whole. 1 (the default) is plain Mondrian.
+    dependency_weight: float = Field(default=1.0, gt=0.0)
 
 
 class Mondrian(Algorithm):
@@ -97,6 +104,10 @@ class _MondrianRun:
             strict=self.strict,
         )
         self.sa_columns = [s.column for s in ws.sensitive]
+        named = [c for fd in ws.functional_dependencies for c in fd.attributes]
+        self.weights = np.array(
+            [options.dependency_weight ** named.count(d.column) for d in self.dims]
+        )
         self.min_rows = max([m.min_rows() for m in ws.models] + [1])
         self.budget = ws.suppression_budget
         self.next_pid = 1
@@ -164,7 +175,10 @@ class _MondrianRun:
             else np.zeros(len(pid), bool)
         )
         splittable = (widths > 0) & ~suppressed[:, None] & (n >= 2 * self.min_rows)[:, None]
-        chosen = self._choose(stats, pid, splittable, widths, params) if splittable.any() else None
+        preferred = widths * self.weights
+        chosen = (
+            self._choose(stats, pid, splittable, preferred, params) if splittable.any() else None
+        )
         split_pids = (
             np.zeros(0, np.int64) if chosen is None else chosen["pid"].unique().astype(np.int64)
         )
