@@ -1,6 +1,7 @@
 SELECT column_name, data_type FROM information_schema."columns" WHERE table_schema = 'main' AND table_name = 'visits' ORDER BY ordinal_position;
 SELECT COUNT(*) AS "rows", COUNT(*) - COUNT("age") AS "nulls0", COUNT(*) - COUNT("gender") AS "nulls1", COUNT(*) - COUNT("zip") AS "nulls2" FROM "main"."visits" AS src;
 SELECT COUNT(DISTINCT "pid") AS persons, COUNT(*) - COUNT("pid") AS null_persons, COUNT(*) - COUNT("disease") AS null_items, COUNT(DISTINCT "disease") AS items FROM "main"."visits" AS src;
+SELECT schema_name FROM information_schema.schemata WHERE STARTS_WITH(schema_name, 'anonsql_work_') ORDER BY schema_name;
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
@@ -182,6 +183,11 @@ SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon_priv
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon_private' AND table_name = 'visits__person_map';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon_private' AND table_name = 'visits__item_map';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__fingerprints';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__groups';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__group_values';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__buckets';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__group_buckets';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__sa_taxonomy';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__recoding';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__attributes';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__hierarchy_nodes';
