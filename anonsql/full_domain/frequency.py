@@ -1,0 +1,458 @@
+"""The SQL side of full-domain search: the frequency table, built once, and node evaluation.
+
+The source is read once: its distinct quasi-identifier vectors (with the sensitive values a model
+reads) and their row counts become the *frequency table*, which holds per quasi-identifier the
+leaf rank and the hierarchy node id at every level (joined from the level maps). Evaluating a
+lattice node is then one ``GROUP BY`` over the frequency table on the node's level columns (the
+roll-up through the level maps is a column choice, no join), reduced in the engine to what the
+privacy models and objectives need (Samarati, IEEE TKDE 2001; LeFevre et al., "Incognito",
+SIGMOD 2005, which also evaluates generalizations from a frequency set rather than the table).
+
+With k-anonymity alone a node costs one statement returning one row; other models read the
+node's classes (class sizes and sensitive histograms, one statement per sensitive column) and
+decide per class in Python with :meth:`PrivacyModel.holds`, as the other algorithms do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.full_domain.lattice import IntArray, LevelHierarchy
+from anonsql.hierarchies.io import hierarchy_key
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import PartStats, PrivacyModel
+from anonsql.sql import Relation, TableName
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class _Dim:
+    """A quasi-identifier as the templates see it."""
+
+    index: int
+    column: str
+    height: int
+    table: TableName
+
+
+@dataclass(frozen=True, eq=False)
+class FrequencyTable:
+    """The frequency table of a source in the engine, and the marginals read from it.
+
+    ``table`` has, per quasi-identifier ``i``, the leaf rank ``r<i>`` and the node id
+    ``q<i>_<l>`` at each level ``l``; per sensitive column ``j`` its code ``s<j>``; and the row
+    count ``n``. ``leaf_counts[i][r]`` counts the source rows whose value has leaf rank ``r``;
+    ``global_counts[j][c]`` the rows with sensitive code ``c``.
+    """
+
+    engine: Engine
+    table: TableName
+    qids: tuple[LevelHierarchy, ...]
+    sensitive: tuple[str, ...]
+    rows: int
+    vectors: int
+    leaf_counts: tuple[IntArray, ...]
+    global_counts: tuple[IntArray, ...]
+    seconds: float
+
+    def level_column(self, qid: int, level: int) -> str:
+        """The column holding quasi-identifier ``qid``'s node id at ``level``."""
+        return f"q{qid}_{level}"
+
+    def columns(self, levels: Sequence[int]) -> list[str]:
+        """The node-id columns of the node with ``levels``."""
+        return [self.level_column(i, lv) for i, lv in enumerate(levels)]
+
+    def sensitive_code(self, column: str) -> str:
+        return f"s{self.sensitive.index(column)}"
+
+
+def build_frequency(
+    engine: Engine,
+    source: Relation,
+    qids: Sequence[LevelHierarchy],
+    *,
+    schema: str,
+    sensitive: Sequence[str] = (),
+    prefix: str = "fd_",
+) -> FrequencyTable:
+    """Build the frequency table of ``source`` in ``schema`` (which must exist).
+
+    Loads one level table per quasi-identifier (``<prefix>levels<i>``), groups the source once
+    (``<prefix>raw``, dropped afterwards), checks that every value is a leaf of its hierarchy, and
+    creates ``<prefix>freq``. Raises :class:`SpecError` naming the column when rows hold values
+    (or NULL) outside its hierarchy.
+    """
+    if not qids:
+        raise SpecError("columns", "full-domain search needs quasi-identifiers", "declare one")
+    start = time.perf_counter()
+    dims = [
+        _Dim(i, q.column, q.height, TableName(f"{prefix}levels{i}", schema))
+        for i, q in enumerate(qids)
+    ]
+    for dim, qid in zip(dims, qids, strict=True):
+        engine.drop(dim.table)
+        engine.load_arrow(dim.table, qid.levels_table())
+    raw = TableName(f"{prefix}raw", schema)
+    freq = TableName(f"{prefix}freq", schema)
+    engine.drop(raw)
+    engine.drop(freq)
+    engine.run(
+        "full_domain/raw_vectors", target=raw, source=source, dims=dims, sensitive=list(sensitive)
+    )
+    row = engine.query("full_domain/uncovered", raw=raw, dims=dims)[0]
+    for dim, missing in zip(dims, row[: len(dims)], strict=True):
+        if int(missing or 0):
+            raise SpecError(
+                hierarchy_key(dim.column),
+                f"{int(missing)} rows of column {dim.column!r} hold NULL or a value that is not "
+                "a leaf of its hierarchy",
+                "add a line for every value the column holds (values are matched as text)",
+            )
+    engine.run("full_domain/frequency", target=freq, raw=raw, dims=dims, sensitive=list(sensitive))
+    engine.drop(raw)
+    engine.analyze(freq)
+    vectors, rows = int(row[len(dims)]), int(row[len(dims) + 1] or 0)
+    marginals = engine.query_arrow("full_domain/marginals", freq=freq, dims=dims)
+    dim = marginals.column("dim").to_numpy()
+    leaf = marginals.column("leaf").to_numpy().astype(np.int64)
+    count = marginals.column("n").to_numpy().astype(np.int64)
+    leaf_counts = tuple(
+        np.bincount(leaf[dim == i], weights=count[dim == i], minlength=q.leaf_count).astype(
+            np.int64
+        )
+        for i, q in enumerate(qids)
+    )
+    global_counts = []
+    for j in range(len(sensitive)):
+        counts = engine.query_arrow("full_domain/sensitive_counts", freq=freq, code=f"s{j}")
+        codes = counts.column("code").to_numpy().astype(np.int64)
+        dense = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=np.int64)
+        dense[codes] = counts.column("n").to_numpy().astype(np.int64)
+        global_counts.append(dense)
+    return FrequencyTable(
+        engine=engine,
+        table=freq,
+        qids=tuple(qids),
+        sensitive=tuple(sensitive),
+        rows=rows,
+        vectors=vectors,
+        leaf_counts=leaf_counts,
+        global_counts=tuple(global_counts),
+        seconds=time.perf_counter() - start,
+    )
+
+
+@dataclass(frozen=True)
+class NodeStats:
+    """What one node's equivalence classes tell the search.
+
+    ``suppressed_rows`` are the rows of classes on which some privacy model fails (ARX's
+    outliers); the node is anonymous when they fit in the suppression budget.
+    ``squares_kept`` and ``squares`` sum the squared class sizes over the kept classes and over
+    all classes. ``profile``, when known, gives per quasi-identifier the suppressed rows by
+    generalized value: ``(node ids, rows)``.
+    """
+
+    levels: tuple[int, ...]
+    classes: int
+    rows: int
+    suppressed_rows: int
+    suppressed_classes: int
+    squares_kept: int
+    squares: int
+    anonymous: bool
+    profile: tuple[tuple[IntArray, IntArray], ...] | None = field(default=None, compare=False)
+
+
+#: Models whose failing classes, once suppressed, never become more numerous when classes merge
+#: (so anonymity with a suppression budget is monotone in the lattice, as ARX treats them).
+MONOTONE_WITH_SUPPRESSION = frozenset({"k_anonymity", "distinct_l_diversity"})
+
+#: A node's classes are materialized for later roll-ups when its source has at least this many
+#: rows and the classes are at most 1/ROLLUP_SHRINK of them.
+ROLLUP_MIN_ROWS = 20_000
+ROLLUP_SHRINK = 4
+
+
+@dataclass(frozen=True)
+class _Rollup:
+    """A table nodes can be computed from: the frequency table, or a materialized node."""
+
+    levels: tuple[int, ...]
+    table: TableName
+    rows: int
+
+
+#: Models that hold on a class exactly when it has at least ``min_rows()`` rows, so a node's
+#: classes can be reduced in the engine to one row.
+SIZE_ONLY = frozenset({"k_anonymity"})
+
+
+class NodeEvaluator:
+    """Evaluates lattice nodes against privacy models over a frequency table.
+
+    ``budget`` is the number of rows that may be suppressed (ARX's absolute suppression limit,
+    ``floor(limit * rows)``). Every evaluation is cached by node.
+
+    Roll-ups: when a node's classes are much fewer than the rows it was computed from, they are
+    materialized (at most ``max_rollups`` tables, in the frequency table's schema), and later
+    nodes that generalize it are computed from the smallest such table instead of the frequency
+    table (ARX keeps snapshots of earlier nodes for the same purpose).
+    """
+
+    def __init__(
+        self,
+        freq: FrequencyTable,
+        models: Sequence[PrivacyModel],
+        *,
+        budget: int,
+        max_rollups: int = 24,
+    ) -> None:
+        if not models:
+            raise SpecError("privacy", "no privacy model is declared", "declare k_anonymity")
+        for model in models:
+            if model.needs_person or model.person_level:
+                raise SpecError(
+                    "privacy",
+                    f"{model.name} protects persons with several rows, which full-domain search "
+                    "does not model",
+                    "use the one_to_many algorithm",
+                )
+            if budget > 0 and not model.supports_suppression:
+                raise SpecError(
+                    "suppression_limit",
+                    f"{model.name} does not hold after suppression during the search",
+                    "set suppression_limit: 0",
+                )
+            column = model.sensitive_column if model.needs_sensitive else None
+            if column is not None and column not in freq.sensitive:
+                raise SpecError(
+                    "privacy",
+                    f"{model.name} reads column {column!r}, which the frequency table lacks",
+                    "build the frequency table with that sensitive column",
+                )
+        self.freq = freq
+        self.engine = freq.engine
+        self.models = list(models)
+        self.budget = budget
+        self.k_only = all(m.name in SIZE_ONLY for m in self.models)
+        self.k = max(m.min_rows() for m in self.models)
+        self.columns_read = sorted(
+            {m.sensitive_column for m in self.models if m.needs_sensitive and m.sensitive_column}
+        )
+        self.cache: dict[tuple[int, ...], NodeStats] = {}
+        self.rollups: list[_Rollup] = []
+        self.max_rollups = max_rollups
+        self._serial = 0
+        self.statements = 0
+        self.seconds = 0.0
+
+    @property
+    def monotone(self) -> bool:
+        """Whether anonymity (with this budget) is monotone: an anonymous node's
+        generalizations are anonymous, a non-anonymous node's specializations are not."""
+        if not all(m.monotonic for m in self.models):
+            return False
+        return self.budget == 0 or all(m.name in MONOTONE_WITH_SUPPRESSION for m in self.models)
+
+    @property
+    def monotone_without_suppression(self) -> bool:
+        """Whether a node whose classes all satisfy the models passes that on upwards."""
+        return all(m.monotonic for m in self.models)
+
+    def evaluate(self, levels: Sequence[int]) -> NodeStats:
+        key = tuple(int(v) for v in levels)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        start, before = time.perf_counter(), self.engine.stats.statements
+        stats = self._summary(key) if self.k_only else self._from_classes(key)
+        self.statements += self.engine.stats.statements - before
+        self.seconds += time.perf_counter() - start
+        self.cache[key] = stats
+        return stats
+
+    def with_profile(self, stats: NodeStats) -> NodeStats:
+        """``stats`` with its suppression profile (one more statement under k-anonymity)."""
+        if stats.profile is not None:
+            return stats
+        if stats.suppressed_rows == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            profile = tuple((empty, empty) for _ in stats.levels)
+        else:
+            start, before = time.perf_counter(), self.engine.stats.statements
+            classes = self.engine.query_arrow(
+                "full_domain/node_classes",
+                freq=self.source(stats.levels).table,
+                columns=self.freq.columns(stats.levels),
+                code=None,
+                below=self.k,
+            )
+            self.statements += self.engine.stats.statements - before
+            self.seconds += time.perf_counter() - start
+            nodes = _node_matrix(classes, len(stats.levels))
+            counts = classes.column("n").to_numpy().astype(np.int64)
+            profile = _profile(nodes, counts, np.ones(len(counts), dtype=bool))
+        updated = NodeStats(**{**stats.__dict__, "profile": profile})
+        self.cache[stats.levels] = updated
+        return updated
+
+    def classes(self, levels: Sequence[int]) -> tuple[npt.NDArray[np.int64], IntArray, BoolArray]:
+        """The node's classes: node ids (classes x quasi-identifiers), sizes, and whether each is
+        suppressed (fails a model)."""
+        nodes, counts, _, suppressed = self._classes(tuple(int(v) for v in levels))
+        return nodes, counts, suppressed
+
+    def source(self, levels: Sequence[int]) -> _Rollup:
+        """The smallest materialized table a node can be computed from."""
+        best = _Rollup(levels=(), table=self.freq.table, rows=self.freq.vectors)
+        for rollup in self.rollups:
+            if rollup.rows < best.rows and all(
+                a <= b for a, b in zip(rollup.levels, levels, strict=True)
+            ):
+                best = rollup
+        return best
+
+    def drop_rollups(self) -> None:
+        for rollup in self.rollups:
+            self.engine.drop(rollup.table)
+        self.rollups.clear()
+
+    # -- internals -----------------------------------------------------------------------------
+    def _maybe_rollup(self, levels: tuple[int, ...], source: _Rollup, classes: int) -> None:
+        """Materialize the node's classes when they are far fewer than its source's rows."""
+        if (
+            self.max_rollups <= 0
+            or source.rows < ROLLUP_MIN_ROWS
+            or classes * ROLLUP_SHRINK > source.rows
+        ):
+            return
+        if len(self.rollups) >= self.max_rollups:
+            # the largest table saves least per later node
+            victim = max(self.rollups, key=lambda r: r.rows)
+            if victim.rows <= classes:
+                return
+            self.engine.drop(victim.table)
+            self.rollups.remove(victim)
+        self._serial += 1
+        table = TableName(f"{self.freq.table.name}_rollup{self._serial}", self.freq.table.schema)
+        columns = [
+            self.freq.level_column(i, level)
+            for i, (low, qid) in enumerate(zip(levels, self.freq.qids, strict=True))
+            for level in range(low, qid.height + 1)
+        ] + [f"s{j}" for j in range(len(self.freq.sensitive))]
+        self.engine.drop(table)
+        self.engine.run("full_domain/rollup", target=table, source=source.table, columns=columns)
+        # with sensitive codes a roll-up holds a row per class and code combination
+        rows = self.engine.count_rows(table) if self.freq.sensitive else classes
+        self.rollups.append(_Rollup(levels=levels, table=table, rows=rows))
+
+    def _summary(self, levels: tuple[int, ...]) -> NodeStats:
+        source = self.source(levels)
+        row = self.engine.query(
+            "full_domain/node_summary",
+            freq=source.table,
+            columns=self.freq.columns(levels),
+            k=self.k,
+        )[0]
+        classes, rows, small_rows, small_classes, kept, squares = (int(v or 0) for v in row)
+        self._maybe_rollup(levels, source, classes)
+        return NodeStats(
+            levels=levels,
+            classes=classes,
+            rows=rows,
+            suppressed_rows=small_rows,
+            suppressed_classes=small_classes,
+            squares_kept=kept,
+            squares=squares,
+            anonymous=small_rows <= self.budget,
+        )
+
+    def _from_classes(self, levels: tuple[int, ...]) -> NodeStats:
+        nodes, counts, _, suppressed = self._classes(levels)
+        kept = counts[~suppressed]
+        suppressed_rows = int(counts[suppressed].sum())
+        return NodeStats(
+            levels=levels,
+            classes=len(counts),
+            rows=int(counts.sum()),
+            suppressed_rows=suppressed_rows,
+            suppressed_classes=int(suppressed.sum()),
+            squares_kept=int((kept * kept).sum()),
+            squares=int((counts * counts).sum()),
+            anonymous=suppressed_rows <= self.budget,
+            profile=_profile(nodes, counts, suppressed),
+        )
+
+    def _classes(
+        self, levels: tuple[int, ...]
+    ) -> tuple[npt.NDArray[np.int64], IntArray, PartStats, BoolArray]:
+        columns = self.freq.columns(levels)
+        source = self.source(levels)
+        dims = len(levels)
+        histograms: dict[str, hist.Histogram] = {}
+        nodes: npt.NDArray[np.int64] | None = None
+        counts: IntArray | None = None
+        for column in self.columns_read or [None]:
+            code = None if column is None else self.freq.sensitive_code(column)
+            table = self.engine.query_arrow(
+                "full_domain/node_classes",
+                freq=source.table,
+                columns=columns,
+                code=code,
+                below=None,
+            )
+            rows = _node_matrix(table, dims)
+            n = table.column("n").to_numpy().astype(np.int64)
+            unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            sizes = np.bincount(inverse, weights=n, minlength=len(unique)).astype(np.int64)
+            if nodes is None:
+                nodes, counts = unique, sizes
+            if column is not None:
+                codes = table.column("code").to_numpy().astype(np.int64)
+                domain = len(self.freq.global_counts[self.freq.sensitive.index(column)])
+                histograms[column] = hist.from_triples(inverse, codes, n, (len(unique), domain))
+        assert nodes is not None and counts is not None
+        self._maybe_rollup(levels, source, len(counts))
+        parts = PartStats(
+            counts=counts,
+            histograms=histograms,
+            global_counts={
+                c: self.freq.global_counts[self.freq.sensitive.index(c)] for c in self.columns_read
+            },
+        )
+        holds = np.ones(len(counts), dtype=bool)
+        for model in self.models:
+            holds &= model.holds(parts)
+        return nodes, counts, parts, ~holds
+
+
+def _node_matrix(table: pa.Table, dims: int) -> npt.NDArray[np.int64]:
+    if table.num_rows == 0:
+        return np.zeros((0, dims), dtype=np.int64)
+    return np.column_stack(
+        [table.column(f"node{i}").to_numpy().astype(np.int64) for i in range(dims)]
+    )
+
+
+def _profile(
+    nodes: npt.NDArray[np.int64], counts: IntArray, suppressed: BoolArray
+) -> tuple[tuple[IntArray, IntArray], ...]:
+    """Per quasi-identifier, the suppressed rows by generalized value (node id)."""
+    out = []
+    for i in range(nodes.shape[1]):
+        ids, inverse = np.unique(nodes[suppressed, i], return_inverse=True)
+        rows = np.bincount(inverse.reshape(-1), weights=counts[suppressed], minlength=len(ids))
+        out.append((ids.astype(np.int64), rows.astype(np.int64)))
+    return tuple(out)
