@@ -178,9 +178,8 @@ class NodeStats:
 #: (so anonymity with a suppression budget is monotone in the lattice, as ARX treats them).
 MONOTONE_WITH_SUPPRESSION = frozenset({"k_anonymity", "distinct_l_diversity"})
 
-#: A node's classes are materialized for later roll-ups when its source has at least this many
-#: rows and the classes are at most 1/ROLLUP_SHRINK of them.
-ROLLUP_MIN_ROWS = 20_000
+#: A node's classes are materialized for later roll-ups when they are at most 1/ROLLUP_SHRINK
+#: of the rows of the table they were computed from (and that table is large enough to bother).
 ROLLUP_SHRINK = 4
 
 
@@ -204,10 +203,11 @@ class NodeEvaluator:
     ``budget`` is the number of rows that may be suppressed (ARX's absolute suppression limit,
     ``floor(limit * rows)``). Every evaluation is cached by node.
 
-    Roll-ups: when a node's classes are much fewer than the rows it was computed from, they are
-    materialized (at most ``max_rollups`` tables, in the frequency table's schema), and later
-    nodes that generalize it are computed from the smallest such table instead of the frequency
-    table (ARX keeps snapshots of earlier nodes for the same purpose).
+    Roll-ups: when a node's classes are much fewer than the rows they were computed from (a
+    table of at least ``rollup_min_rows`` rows), they are materialized (at most ``max_rollups``
+    tables, in the frequency table's schema), and later nodes that generalize it are computed
+    from the smallest such table instead of the frequency table (ARX keeps snapshots of earlier
+    nodes for the same purpose).
     """
 
     def __init__(
@@ -217,6 +217,7 @@ class NodeEvaluator:
         *,
         budget: int,
         max_rollups: int = 24,
+        rollup_min_rows: int = 20_000,
     ) -> None:
         if not models:
             raise SpecError("privacy", "no privacy model is declared", "declare k_anonymity")
@@ -253,6 +254,7 @@ class NodeEvaluator:
         self.cache: dict[tuple[int, ...], NodeStats] = {}
         self.rollups: list[_Rollup] = []
         self.max_rollups = max_rollups
+        self.rollup_min_rows = rollup_min_rows
         self._serial = 0
         self.statements = 0
         self.seconds = 0.0
@@ -333,7 +335,7 @@ class NodeEvaluator:
         """Materialize the node's classes when they are far fewer than its source's rows."""
         if (
             self.max_rollups <= 0
-            or source.rows < ROLLUP_MIN_ROWS
+            or source.rows < self.rollup_min_rows
             or classes * ROLLUP_SHRINK > source.rows
         ):
             return
