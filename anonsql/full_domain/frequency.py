@@ -15,9 +15,12 @@ decide per class in Python with :meth:`PrivacyModel.holds`, as the other algorit
 
 from __future__ import annotations
 
+import itertools
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,9 +51,9 @@ class _Dim:
 class FrequencyTable:
     """The frequency table of a source in the engine, and the marginals read from it.
 
-    ``table`` has, per quasi-identifier ``i``, the leaf rank ``r<i>`` and the node id
-    ``q<i>_<l>`` at each level ``l``; per sensitive column ``j`` its code ``s<j>``; and the row
-    count ``n``. ``leaf_counts[i][r]`` counts the source rows whose value has leaf rank ``r``;
+    ``table`` has, per quasi-identifier ``i``, the leaf rank ``r<i>`` and the path code ``q<i>``
+    (:class:`LevelHierarchy`: shifted right by ``shifts[l]`` it is the level-``l`` code); per
+    sensitive column ``j`` its code ``s<j>``; and the row count ``n``. ``leaf_counts[i][r]`` counts the source rows whose value has leaf rank ``r``;
     ``global_counts[j][c]`` the rows with sensitive code ``c``.
     """
 
@@ -63,14 +66,6 @@ class FrequencyTable:
     leaf_counts: tuple[IntArray, ...]
     global_counts: tuple[IntArray, ...]
     seconds: float
-
-    def level_column(self, qid: int, level: int) -> str:
-        """The column holding quasi-identifier ``qid``'s node id at ``level``."""
-        return f"q{qid}_{level}"
-
-    def columns(self, levels: Sequence[int]) -> list[str]:
-        """The node-id columns of the node with ``levels``."""
-        return [self.level_column(i, lv) for i, lv in enumerate(levels)]
 
     def sensitive_code(self, column: str) -> str:
         return f"s{self.sensitive.index(column)}"
@@ -87,7 +82,7 @@ def build_frequency(
 ) -> FrequencyTable:
     """Build the frequency table of ``source`` in ``schema`` (which must exist).
 
-    Loads one level table per quasi-identifier (``<prefix>levels<i>``), groups the source once
+    Loads a level table per quasi-identifier (``<prefix>levels<i>``), groups the source once
     (``<prefix>raw``, dropped afterwards), checks that every value is a leaf of its hierarchy, and
     creates ``<prefix>freq``. Raises :class:`SpecError` naming the column when rows hold values
     (or NULL) outside its hierarchy.
@@ -178,23 +173,43 @@ class NodeStats:
 #: (so anonymity with a suppression budget is monotone in the lattice, as ARX treats them).
 MONOTONE_WITH_SUPPRESSION = frozenset({"k_anonymity", "distinct_l_diversity"})
 
-#: A node's classes are materialized for later roll-ups when they are at most 1/ROLLUP_SHRINK
-#: of the rows of the table they were computed from (and that table is large enough to bother).
-ROLLUP_SHRINK = 4
-
-
-@dataclass(frozen=True)
-class _Rollup:
-    """A table nodes can be computed from: the frequency table, or a materialized node."""
-
-    levels: tuple[int, ...]
-    table: TableName
-    rows: int
-
 
 #: Models that hold on a class exactly when it has at least ``min_rows()`` rows, so a node's
 #: classes can be reduced in the engine to one row.
 SIZE_ONLY = frozenset({"k_anonymity"})
+
+#: A node's classes are materialized for later roll-ups when they are at most 1/ROLLUP_SHRINK
+#: of the rows of the table they were computed from (and that table is large enough to bother).
+ROLLUP_SHRINK = 1.25
+
+
+@dataclass(frozen=True, eq=False)
+class ClassTable:
+    """A node's equivalence classes: per class and quasi-identifier the level code and the
+    hierarchy node id, the rows, and whether a privacy model fails on it (suppressed)."""
+
+    codes: npt.NDArray[np.int64]
+    nodes: npt.NDArray[np.int64]
+    counts: IntArray
+    suppressed: BoolArray
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A table nodes are computed from: the frequency table (``levels`` None), or a node's
+    materialized classes (``g<i>`` = node id per quasi-identifier, sensitive codes, ``n``)."""
+
+    levels: tuple[int, ...] | None
+    table: TableName
+    rows: int
+
+
+@dataclass(frozen=True)
+class _Group:
+    """One grouping expression of a node's statement: ``r.column >> shift``."""
+
+    column: str
+    shift: int
 
 
 class NodeEvaluator:
@@ -203,11 +218,12 @@ class NodeEvaluator:
     ``budget`` is the number of rows that may be suppressed (ARX's absolute suppression limit,
     ``floor(limit * rows)``). Every evaluation is cached by node.
 
-    Roll-ups: when a node's classes are much fewer than the rows they were computed from (a
-    table of at least ``rollup_min_rows`` rows), they are materialized (at most ``max_rollups``
-    tables, in the frequency table's schema), and later nodes that generalize it are computed
-    from the smallest such table instead of the frequency table (ARX keeps snapshots of earlier
-    nodes for the same purpose).
+    Roll-ups: the classes of a non-anonymous node (the search goes on above it) are
+    materialized, in a temporary table, when they are fewer than its source's rows by
+    ``ROLLUP_SHRINK`` and that source has at least ``rollup_min_rows`` rows; the
+    ``max_rollups`` most recently used are kept. A node is computed from the smallest
+    materialized node it generalizes, its codes shifted up to the node's levels (ARX keeps
+    snapshots of earlier nodes for the same purpose).
     """
 
     def __init__(
@@ -216,7 +232,7 @@ class NodeEvaluator:
         models: Sequence[PrivacyModel],
         *,
         budget: int,
-        max_rollups: int = 24,
+        max_rollups: int = 48,
         rollup_min_rows: int = 20_000,
     ) -> None:
         if not models:
@@ -252,10 +268,12 @@ class NodeEvaluator:
             {m.sensitive_column for m in self.models if m.needs_sensitive and m.sensitive_column}
         )
         self.cache: dict[tuple[int, ...], NodeStats] = {}
-        self.rollups: list[_Rollup] = []
+        self.rollups: list[_Source] = []
         self.max_rollups = max_rollups
         self.rollup_min_rows = rollup_min_rows
-        self._serial = 0
+        # roll-up tables are named per evaluator: several may share one session
+        self._token = uuid.uuid4().hex[:8]
+        self._serial = itertools.count(1)
         self.statements = 0
         self.seconds = 0.0
 
@@ -279,8 +297,7 @@ class NodeEvaluator:
             return cached
         start, before = time.perf_counter(), self.engine.stats.statements
         stats = self._summary(key) if self.k_only else self._from_classes(key)
-        self.statements += self.engine.stats.statements - before
-        self.seconds += time.perf_counter() - start
+        self._account(start, before)
         self.cache[key] = stats
         return stats
 
@@ -294,35 +311,38 @@ class NodeEvaluator:
         else:
             start, before = time.perf_counter(), self.engine.stats.statements
             classes = self.engine.query_arrow(
-                "full_domain/node_classes",
-                freq=self.source(stats.levels).table,
-                columns=self.freq.columns(stats.levels),
-                code=None,
-                below=self.k,
+                "full_domain/node_classes", **self._plan(stats.levels), code=None, below=self.k
             )
-            self.statements += self.engine.stats.statements - before
-            self.seconds += time.perf_counter() - start
-            nodes = _node_matrix(classes, len(stats.levels))
+            self._account(start, before)
+            nodes = self._node_ids(stats.levels, _node_matrix(classes, len(stats.levels)))
             counts = classes.column("n").to_numpy().astype(np.int64)
             profile = _profile(nodes, counts, np.ones(len(counts), dtype=bool))
         updated = NodeStats(**{**stats.__dict__, "profile": profile})
         self.cache[stats.levels] = updated
         return updated
 
-    def classes(self, levels: Sequence[int]) -> tuple[npt.NDArray[np.int64], IntArray, BoolArray]:
-        """The node's classes: node ids (classes x quasi-identifiers), sizes, and whether each is
-        suppressed (fails a model)."""
-        nodes, counts, _, suppressed = self._classes(tuple(int(v) for v in levels))
-        return nodes, counts, suppressed
+    def classes(self, levels: Sequence[int]) -> ClassTable:
+        """The node's equivalence classes."""
+        return self._classes(tuple(int(v) for v in levels))
 
-    def source(self, levels: Sequence[int]) -> _Rollup:
-        """The smallest materialized table a node can be computed from."""
-        best = _Rollup(levels=(), table=self.freq.table, rows=self.freq.vectors)
+    def frequency_plan(self, levels: Sequence[int]) -> dict[str, Any]:
+        """Template parameters (``source``, ``groups``) grouping the frequency table itself at
+        the node's levels."""
+        return self._plan(levels, _Source(levels=None, table=self.freq.table, rows=0))
+
+    def source(self, levels: Sequence[int]) -> _Source:
+        """The smallest table the node can be computed from."""
+        best = _Source(levels=None, table=self.freq.table, rows=self.freq.vectors)
         for rollup in self.rollups:
+            assert rollup.levels is not None
             if rollup.rows < best.rows and all(
                 a <= b for a, b in zip(rollup.levels, levels, strict=True)
             ):
                 best = rollup
+        if best.levels is not None:
+            # most recently used last: eviction takes the first
+            self.rollups.remove(best)
+            self.rollups.append(best)
         return best
 
     def drop_rollups(self) -> None:
@@ -331,44 +351,27 @@ class NodeEvaluator:
         self.rollups.clear()
 
     # -- internals -----------------------------------------------------------------------------
-    def _maybe_rollup(self, levels: tuple[int, ...], source: _Rollup, classes: int) -> None:
-        """Materialize the node's classes when they are far fewer than its source's rows."""
-        if (
-            self.max_rollups <= 0
-            or source.rows < self.rollup_min_rows
-            or classes * ROLLUP_SHRINK > source.rows
-        ):
-            return
-        if len(self.rollups) >= self.max_rollups:
-            # the largest table saves least per later node
-            victim = max(self.rollups, key=lambda r: r.rows)
-            if victim.rows <= classes:
-                return
-            self.engine.drop(victim.table)
-            self.rollups.remove(victim)
-        self._serial += 1
-        table = TableName(f"{self.freq.table.name}_rollup{self._serial}", self.freq.table.schema)
-        columns = [
-            self.freq.level_column(i, level)
-            for i, (low, qid) in enumerate(zip(levels, self.freq.qids, strict=True))
-            for level in range(low, qid.height + 1)
-        ] + [f"s{j}" for j in range(len(self.freq.sensitive))]
-        self.engine.drop(table)
-        self.engine.run("full_domain/rollup", target=table, source=source.table, columns=columns)
-        # with sensitive codes a roll-up holds a row per class and code combination
-        rows = self.engine.count_rows(table) if self.freq.sensitive else classes
-        self.rollups.append(_Rollup(levels=levels, table=table, rows=rows))
+    def _account(self, start: float, before: int) -> None:
+        self.statements += self.engine.stats.statements - before
+        self.seconds += time.perf_counter() - start
+
+    def _plan(self, levels: Sequence[int], source: _Source | None = None) -> dict[str, Any]:
+        """Template parameters computing the node with ``levels`` from ``source``."""
+        source = source or self.source(levels)
+        groups = []
+        for i, (level, qid) in enumerate(zip(levels, self.freq.qids, strict=True)):
+            if source.levels is None:
+                groups.append(_Group(f"q{i}", qid.shifts[level]))
+            else:
+                groups.append(_Group(f"g{i}", qid.shifts[level] - qid.shifts[source.levels[i]]))
+        return {"source": source.table, "groups": groups}
 
     def _summary(self, levels: tuple[int, ...]) -> NodeStats:
         source = self.source(levels)
-        row = self.engine.query(
-            "full_domain/node_summary",
-            freq=source.table,
-            columns=self.freq.columns(levels),
-            k=self.k,
-        )[0]
+        row = self.engine.query("full_domain/node_summary", **self._plan(levels, source), k=self.k)[0]
         classes, rows, small_rows, small_classes, kept, squares = (int(v or 0) for v in row)
-        self._maybe_rollup(levels, source, classes)
+        if small_rows > self.budget:
+            self._maybe_rollup(levels, source, classes)
         return NodeStats(
             levels=levels,
             classes=classes,
@@ -381,7 +384,8 @@ class NodeEvaluator:
         )
 
     def _from_classes(self, levels: tuple[int, ...]) -> NodeStats:
-        nodes, counts, _, suppressed = self._classes(levels)
+        table = self._classes(levels)
+        nodes, counts, suppressed = table.nodes, table.counts, table.suppressed
         kept = counts[~suppressed]
         suppressed_rows = int(counts[suppressed].sum())
         return NodeStats(
@@ -396,24 +400,16 @@ class NodeEvaluator:
             profile=_profile(nodes, counts, suppressed),
         )
 
-    def _classes(
-        self, levels: tuple[int, ...]
-    ) -> tuple[npt.NDArray[np.int64], IntArray, PartStats, BoolArray]:
-        columns = self.freq.columns(levels)
+    def _classes(self, levels: tuple[int, ...]) -> ClassTable:
         source = self.source(levels)
+        plan = self._plan(levels, source)
         dims = len(levels)
         histograms: dict[str, hist.Histogram] = {}
         nodes: npt.NDArray[np.int64] | None = None
         counts: IntArray | None = None
         for column in self.columns_read or [None]:
             code = None if column is None else self.freq.sensitive_code(column)
-            table = self.engine.query_arrow(
-                "full_domain/node_classes",
-                freq=source.table,
-                columns=columns,
-                code=code,
-                below=None,
-            )
+            table = self.engine.query_arrow("full_domain/node_classes", **plan, code=code, below=None)
             rows = _node_matrix(table, dims)
             n = table.column("n").to_numpy().astype(np.int64)
             unique, inverse = np.unique(rows, axis=0, return_inverse=True)
@@ -426,7 +422,8 @@ class NodeEvaluator:
                 domain = len(self.freq.global_counts[self.freq.sensitive.index(column)])
                 histograms[column] = hist.from_triples(inverse, codes, n, (len(unique), domain))
         assert nodes is not None and counts is not None
-        self._maybe_rollup(levels, source, len(counts))
+        codes = nodes
+        nodes = self._node_ids(levels, codes)
         parts = PartStats(
             counts=counts,
             histograms=histograms,
@@ -437,7 +434,45 @@ class NodeEvaluator:
         holds = np.ones(len(counts), dtype=bool)
         for model in self.models:
             holds &= model.holds(parts)
-        return nodes, counts, parts, ~holds
+        if int(counts[~holds].sum()) > self.budget:
+            self._maybe_rollup(levels, source, len(counts))
+        return ClassTable(codes=codes, nodes=nodes, counts=counts, suppressed=~holds)
+
+    def _node_ids(
+        self, levels: Sequence[int], codes: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """Hierarchy node ids of classes given by their codes (classes x quasi-identifiers)."""
+        if codes.shape[0] == 0:
+            return codes
+        return np.column_stack(
+            [
+                qid.nodes_of(level, codes[:, i])
+                for i, (level, qid) in enumerate(zip(levels, self.freq.qids, strict=True))
+            ]
+        )
+
+    def _maybe_rollup(self, levels: tuple[int, ...], source: _Source, classes: int) -> None:
+        """Materialize the node's classes when they are far fewer than its source's rows."""
+        if (
+            self.max_rollups <= 0
+            or source.rows < self.rollup_min_rows
+            or classes * ROLLUP_SHRINK > source.rows
+        ):
+            return
+        table = TableName(f"{self.freq.table.name}_{self._token}_{next(self._serial)}")
+        self.engine.run(
+            "full_domain/rollup",
+            target=table,
+            **self._plan(levels, source),
+            sensitive=[f"s{j}" for j in range(len(self.freq.sensitive))],
+        )
+        # with sensitive codes a roll-up holds a row per class and code combination
+        rows = self.engine.count_rows(table) if self.freq.sensitive else classes
+        self.rollups.append(_Source(levels=levels, table=table, rows=rows))
+        if len(self.rollups) > self.max_rollups:
+            # the least recently used
+            victim = self.rollups.pop(0)
+            self.engine.drop(victim.table)
 
 
 def _node_matrix(table: pa.Table, dims: int) -> npt.NDArray[np.int64]:

@@ -12,6 +12,11 @@ value is column ``l`` of its line. Short branches are padded by repeating a labe
 node ids of the :class:`~anonsql.hierarchies.Hierarchy` built from the same lines (consecutive
 repeats collapse into one node), so a generalized value is an ordinary hierarchy node: its label,
 leaf range and NCP come from the hierarchy.
+
+In the engine a value is held as one integer *path code*: the sibling positions of its labels,
+root down, packed into bits (``bits[l]`` bits for the step from level ``l`` to ``l + 1``). Its
+level-``l`` label is then the code shifted right by ``shifts[l]`` bits, so rolling a value (or a
+class) up any number of levels is a shift, never a join.
 """
 
 from __future__ import annotations
@@ -52,6 +57,43 @@ class LevelHierarchy:
     column: str
     hierarchy: Hierarchy
     level_nodes: IntArray
+    #: per level, the code of every leaf's level-``l`` label (``codes[l] = codes[0] >> shifts[l]``)
+    codes: IntArray = field(init=False)
+    shifts: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        height = int(self.level_nodes.shape[1]) - 1
+        leaves = int(self.level_nodes.shape[0])
+        codes = np.zeros((leaves, height + 1), dtype=np.int64)
+        bits = [0] * height
+        for level in range(height - 1, -1, -1):
+            # number the distinct level-``level`` labels below each level-``level + 1`` label
+            pairs = np.unique(self.level_nodes[:, [level + 1, level]], axis=0)
+            parents = pairs[:, 0]
+            first = np.searchsorted(parents, parents, side="left")
+            position = np.arange(len(pairs)) - first
+            bits[level] = int(position.max()).bit_length()
+            index = {(int(a), int(b)): int(p) for (a, b), p in zip(pairs, position, strict=True)}
+            for rank in range(leaves):
+                key = (int(self.level_nodes[rank, level + 1]), int(self.level_nodes[rank, level]))
+                codes[rank, level] = (codes[rank, level + 1] << bits[level]) | index[key]
+        shifts = tuple(int(sum(bits[:level])) for level in range(height + 1))
+        if shifts[-1] > 62:
+            raise HierarchyError(
+                hierarchy_key(self.column),
+                f"the hierarchy needs {shifts[-1]} bits to code its paths, above 62",
+                "use fewer levels or fewer values per group",
+            )
+        object.__setattr__(self, "codes", codes)
+        object.__setattr__(self, "shifts", shifts)
+
+    def nodes_of(self, level: int, codes: npt.ArrayLike) -> IntArray:
+        """The node ids of level-``level`` codes."""
+        known = self.codes[:, level]
+        order = np.argsort(known, kind="stable")
+        at = np.searchsorted(known[order], np.asarray(codes, dtype=np.int64))
+        nodes: IntArray = self.level_nodes[order[at], level]
+        return nodes
 
     @property
     def height(self) -> int:
@@ -82,14 +124,14 @@ class LevelHierarchy:
         return values
 
     def levels_table(self) -> pa.Table:
-        """value -> leaf rank and the node id at every level, for the engine."""
-        columns: dict[str, pa.Array] = {
-            "value": pa.array(self.hierarchy.leaves, pa.string()),
-            "leaf": pa.array(np.arange(self.leaf_count, dtype=np.int32), pa.int32()),
-        }
-        for level in range(self.height + 1):
-            columns[f"l{level}"] = pa.array(self.level_nodes[:, level].astype(np.int32), pa.int32())
-        return pa.table(columns)
+        """value -> leaf rank and path code, for the engine."""
+        return pa.table(
+            {
+                "value": pa.array(self.hierarchy.leaves, pa.string()),
+                "leaf": pa.array(np.arange(self.leaf_count, dtype=np.int32), pa.int32()),
+                "code": pa.array(self.codes[:, 0], pa.int64()),
+            }
+        )
 
 
 def levels_from_rows(
@@ -119,6 +161,15 @@ def levels_from_rows(
     for row in rows:
         rank = hierarchy.leaf_rank[row[0]]
         level_nodes[rank] = [hierarchy.node_by_label[label].id for label in row]
+    for level in range(1, width):
+        pairs = np.unique(level_nodes[:, level - 1 : level + 1], axis=0)
+        if len(np.unique(pairs[:, 0])) != len(pairs):
+            raise HierarchyError(
+                key,
+                f"{origin}: a label of level {level - 1} generalizes to different labels at "
+                f"level {level}",
+                "make every level a function of the level below it",
+            )
     return LevelHierarchy(column=column, hierarchy=hierarchy, level_nodes=level_nodes)
 
 

@@ -99,28 +99,29 @@ def write_decisions(
 
     ``parts`` gets one row per equivalence class: ``pid`` (1, 2, ...), ``n`` (rows),
     ``suppressed`` and ``node<i>``, the hierarchy node id each quasi-identifier publishes (as
-    every algorithm's parts table holds categorical dimensions). ``vectors`` maps every distinct
+    every algorithm's parts table holds categorical dimensions), and ``code<i>``, its level code. ``vectors`` maps every distinct
     coded vector of the source, ``q<i>`` = leaf rank per quasi-identifier, to its ``pid``; join the
     coded rows to it to give every row its class.
     """
     engine = evaluator.engine
-    nodes, counts, suppressed = evaluator.classes(result.levels)
-    order = np.lexsort(nodes.T[::-1]) if len(counts) else np.zeros(0, dtype=np.int64)
+    table = evaluator.classes(result.levels)
+    count = len(table.counts)
+    order = np.lexsort(table.nodes.T[::-1]) if count else np.zeros(0, dtype=np.int64)
     columns: dict[str, pa.Array] = {
-        "pid": pa.array(np.arange(1, len(counts) + 1, dtype=np.int64), pa.int64()),
-        "n": pa.array(counts[order], pa.int64()),
-        "suppressed": pa.array(suppressed[order], pa.bool_()),
+        "pid": pa.array(np.arange(1, count + 1, dtype=np.int64), pa.int64()),
+        "n": pa.array(table.counts[order], pa.int64()),
+        "suppressed": pa.array(table.suppressed[order], pa.bool_()),
     }
-    for i in range(nodes.shape[1]):
-        columns[f"node{i}"] = pa.array(nodes[order, i].astype(np.int32), pa.int32())
+    for i in range(table.nodes.shape[1]):
+        columns[f"node{i}"] = pa.array(table.nodes[order, i].astype(np.int32), pa.int32())
+        columns[f"code{i}"] = pa.array(table.codes[order, i], pa.int64())
     engine.drop(parts)
     engine.load_arrow(parts, pa.table(columns))
     engine.drop(vectors)
     engine.run(
         "full_domain/vector_map",
         target=vectors,
-        freq=evaluator.freq.table,
         parts=parts,
-        columns=evaluator.freq.columns(result.levels),
+        **evaluator.frequency_plan(result.levels),
     )
-    return len(counts)
+    return count

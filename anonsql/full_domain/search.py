@@ -126,6 +126,11 @@ class _Search:
         else:
             self.monotonicity = "none"
         self.prune = algorithm == "flash"
+        # Paths stop at hopeless nodes only when rows may be suppressed: without suppression
+        # the optimum sits high in the lattice and checking high, non-anonymous nodes tags more
+        # (ARX never prunes paths when privacy and utility are both monotone); with suppression
+        # most nodes are anonymous and the nodes that can win lie low.
+        self.prune_paths = self.prune and evaluator.budget > 0
         self.best: tuple[int, ObjectiveValue, NodeStats] | None = None
         self.best_key: _Key | None = None
         self.pruned = 0
@@ -141,12 +146,13 @@ class _Search:
         return self.prune and self.best_key is not None and self.bound_key(node) >= self.best_key
 
     def open(self, node: int) -> bool:
-        """Whether Flash still has to classify the node."""
-        if getattr(self, "mode", "full") == "none":
+        """Whether a Flash path may still check the node."""
+        if not self.prune_paths:
             return self.status[node] == UNKNOWN
-        return self.status[node] == UNKNOWN and not self.hopeless(node)
+        return self.start_open(node)
 
     def start_open(self, node: int) -> bool:
+        """Whether Flash still has to classify the node."""
         return self.status[node] == UNKNOWN and not self.hopeless(node)
 
     # -- checking, tagging, valuing -------------------------------------------------------------
@@ -156,16 +162,17 @@ class _Search:
             return stats
         self.checked[node] = True
         unknown = self.status == UNKNOWN
+        tagging = self.algorithm == "flash"
         if stats.anonymous:
             self.status[node] = ANONYMOUS
             passes_up = self.monotonicity == "full" or (
                 self.monotonicity == "partial" and stats.suppressed_rows == 0
             )
-            if passes_up:
+            if tagging and passes_up:
                 self.status[self.lattice.above(node) & unknown] = ANONYMOUS
         else:
             self.status[node] = NOT_ANONYMOUS
-            if self.monotonicity == "full":
+            if tagging and self.monotonicity == "full":
                 self.status[self.lattice.below(node) & unknown] = NOT_ANONYMOUS
         bound = self.objective.stats_bound(stats)
         if bound is not None:
@@ -252,7 +259,7 @@ class _Search:
                     break
                 continue
             stats = self.check(node)
-            if not self.valued[node]:
+            if stats.anonymous and not self.valued[node]:
                 self.value(node, stats)
 
     def run(self) -> FullDomainResult:

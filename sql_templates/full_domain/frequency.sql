@@ -1,14 +1,13 @@
 {# The frequency table: one row per distinct coded vector (and sensitive codes), with per
-   quasi-identifier the leaf rank r<i> and the node id q<i>_<level> at every level, and the row
-   count n. Sensitive codes number the distinct values in ascending order, NULL last. #}
+   quasi-identifier the leaf rank r<i> and the path code q<i> (its level-l code is q<i> shifted
+   right), and the row count n. Sensitive codes number the distinct values in ascending order,
+   NULL last. #}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
 {% for d in dims %}
 {% set t = ('t' ~ d.index) | ident %}
   {{ t }}.leaf AS {{ ('r' ~ d.index) | ident }},
-{% for level in range(d.height + 1) %}
-  {{ t }}.{{ ('l' ~ level) | ident }} AS {{ ('q' ~ d.index ~ '_' ~ level) | ident }},
-{% endfor %}
+  {{ t }}.code AS {{ ('q' ~ d.index) | ident }},
 {% endfor %}
 {% for s in sensitive %}
 {% set code = ('s' ~ loop.index0) | ident %}

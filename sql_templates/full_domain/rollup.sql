@@ -1,12 +1,16 @@
-{# A lattice node's classes materialized, to evaluate its generalizations from fewer rows (a
-   roll-up, as ARX rolls up a predecessor's classes): per quasi-identifier the node-id columns of
-   the node's level and every level above (``columns``), the sensitive codes, and the rows n. #}
-CREATE {{ working_table }}TABLE {{ target | qname }} AS
+{# A lattice node's classes materialized in a temporary table, to compute its generalizations
+   from fewer rows (ARX rolls up a predecessor's classes the same way): g<i> = the level code of
+   each quasi-identifier, the sensitive codes, and the rows n. #}
+{% from "full_domain/_node.sql" import group_expr, group_list %}
+CREATE TEMPORARY TABLE {{ target | qname }} AS
 SELECT
-{% for c in columns %}
-  {{ c | ident }},
+{% for g in groups %}
+  {{ group_expr(g) }} AS {{ ('g' ~ loop.index0) | ident }},
 {% endfor %}
-  CAST(SUM(n) AS BIGINT) AS n
-FROM {{ source | qname }}
-GROUP BY {% for c in columns %}{{ c | ident }}{{ ', ' if not loop.last }}{% endfor %}
+{% for s in sensitive %}
+  r.{{ s | ident }},
+{% endfor %}
+  CAST(SUM(r.n) AS BIGINT) AS n
+FROM {{ source | qname }} AS r
+GROUP BY {{ group_list(groups) }}{% for s in sensitive %}, r.{{ s | ident }}{% endfor %}
 

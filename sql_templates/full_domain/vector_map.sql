@@ -1,13 +1,14 @@
 {# Every distinct coded vector of the source (q<i> = leaf rank) -> the class (pid) the chosen
-   node puts it in: the frequency table's node-id columns of that node (``columns``) matched to
-   the parts table's node<i>. #}
+   node puts it in: the frequency table's codes shifted to the node's levels (``groups``) matched
+   to the parts table's code<i>. #}
+{% from "full_domain/_node.sql" import group_expr %}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT DISTINCT
-{% for c in columns %}
-  f.{{ ('r' ~ loop.index0) | ident }} AS {{ ('q' ~ loop.index0) | ident }},
+{% for g in groups %}
+  r.{{ ('r' ~ loop.index0) | ident }} AS {{ ('q' ~ loop.index0) | ident }},
 {% endfor %}
   p.pid
-FROM {{ freq | qname }} AS f
+FROM {{ source | qname }} AS r
 JOIN {{ parts | qname }} AS p
-  ON {% for c in columns %}p.{{ ('node' ~ loop.index0) | ident }} = f.{{ c | ident }}{{ ' AND ' if not loop.last }}{% endfor %}
+  ON {% for g in groups %}p.{{ ('code' ~ loop.index0) | ident }} = {{ group_expr(g) }}{{ ' AND ' if not loop.last }}{% endfor %}
 
