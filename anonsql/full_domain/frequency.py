@@ -154,7 +154,8 @@ class NodeStats:
     ``suppressed_rows`` are the rows of classes on which some privacy model fails (ARX's
     outliers); the node is anonymous when they fit in the suppression budget.
     ``squares_kept`` and ``squares`` sum the squared class sizes over the kept classes and over
-    all classes. ``profile``, when known, gives per quasi-identifier the suppressed rows by
+    all classes. Only ``levels``, ``suppressed_rows`` and ``anonymous`` are known unless
+    ``complete``. ``profile``, when known, gives per quasi-identifier the suppressed rows by
     generalized value: ``(node ids, rows)``.
     """
 
@@ -166,6 +167,7 @@ class NodeStats:
     squares_kept: int
     squares: int
     anonymous: bool
+    complete: bool = True
     profile: tuple[tuple[IntArray, IntArray], ...] | None = field(default=None, compare=False)
 
 
@@ -290,14 +292,18 @@ class NodeEvaluator:
         """Whether a node whose classes all satisfy the models passes that on upwards."""
         return all(m.monotonic for m in self.models)
 
-    def evaluate(self, levels: Sequence[int]) -> NodeStats:
+    def evaluate(self, levels: Sequence[int], *, complete: bool = True) -> NodeStats:
+        """The node's statistics; ``complete=False`` may leave out the class counts and sums of
+        squares (a shorter statement), whatever is cached is returned when it suffices."""
         key = tuple(int(v) for v in levels)
         cached = self.cache.get(key)
-        if cached is not None:
+        if cached is not None and (cached.complete or not complete):
             return cached
         start, before = time.perf_counter(), self.engine.stats.statements
-        stats = self._summary(key) if self.k_only else self._from_classes(key)
+        stats = self._summary(key, complete) if self.k_only else self._from_classes(key)
         self._account(start, before)
+        if cached is not None and cached.profile is not None:
+            stats = NodeStats(**{**stats.__dict__, "profile": cached.profile})
         self.cache[key] = stats
         return stats
 
@@ -310,13 +316,18 @@ class NodeEvaluator:
             profile = tuple((empty, empty) for _ in stats.levels)
         else:
             start, before = time.perf_counter(), self.engine.stats.statements
-            classes = self.engine.query_arrow(
-                "full_domain/node_classes", **self._plan(stats.levels), code=None, below=self.k
+            rows = self.engine.query_arrow(
+                "full_domain/node_profile", **self._plan(stats.levels), below=self.k
             )
             self._account(start, before)
-            nodes = self._node_ids(stats.levels, _node_matrix(classes, len(stats.levels)))
-            counts = classes.column("n").to_numpy().astype(np.int64)
-            profile = _profile(nodes, counts, np.ones(len(counts), dtype=bool))
+            counts = rows.column("n").to_numpy().astype(np.int64)
+            per_qid = []
+            for i, (level, qid) in enumerate(zip(stats.levels, self.freq.qids, strict=True)):
+                column = rows.column(f"node{i}")
+                present = ~np.asarray(column.is_null())
+                codes = column.filter(pa.array(present)).to_numpy().astype(np.int64)
+                per_qid.append((qid.nodes_of(level, codes), counts[present]))
+            profile = tuple(per_qid)
         updated = NodeStats(**{**stats.__dict__, "profile": profile})
         self.cache[stats.levels] = updated
         return updated
@@ -366,11 +377,16 @@ class NodeEvaluator:
                 groups.append(_Group(f"g{i}", qid.shifts[level] - qid.shifts[source.levels[i]]))
         return {"source": source.table, "groups": groups}
 
-    def _summary(self, levels: tuple[int, ...]) -> NodeStats:
+    def _summary(self, levels: tuple[int, ...], complete: bool) -> NodeStats:
         source = self.source(levels)
-        row = self.engine.query("full_domain/node_summary", **self._plan(levels, source), k=self.k)[0]
-        classes, rows, small_rows, small_classes, kept, squares = (int(v or 0) for v in row)
-        if small_rows > self.budget:
+        row = self.engine.query(
+            "full_domain/node_summary", **self._plan(levels, source), k=self.k, full=complete
+        )[0]
+        small_rows, classes = int(row[0] or 0), int(row[1])
+        rows, small_classes, kept, squares = (
+            (int(v or 0) for v in row[2:]) if complete else (self.freq.rows, 0, 0, 0)
+        )
+        if small_rows > self.budget and classes * ROLLUP_SHRINK <= source.rows:
             self._maybe_rollup(levels, source, classes)
         return NodeStats(
             levels=levels,
@@ -381,6 +397,7 @@ class NodeEvaluator:
             squares_kept=kept,
             squares=squares,
             anonymous=small_rows <= self.budget,
+            complete=complete,
         )
 
     def _from_classes(self, levels: tuple[int, ...]) -> NodeStats:
@@ -434,7 +451,7 @@ class NodeEvaluator:
         holds = np.ones(len(counts), dtype=bool)
         for model in self.models:
             holds &= model.holds(parts)
-        if int(counts[~holds].sum()) > self.budget:
+        if int(counts[~holds].sum()) > self.budget and len(counts) * ROLLUP_SHRINK <= source.rows:
             self._maybe_rollup(levels, source, len(counts))
         return ClassTable(codes=codes, nodes=nodes, counts=counts, suppressed=~holds)
 
@@ -452,12 +469,8 @@ class NodeEvaluator:
         )
 
     def _maybe_rollup(self, levels: tuple[int, ...], source: _Source, classes: int) -> None:
-        """Materialize the node's classes when they are far fewer than its source's rows."""
-        if (
-            self.max_rollups <= 0
-            or source.rows < self.rollup_min_rows
-            or classes * ROLLUP_SHRINK > source.rows
-        ):
+        """Materialize the node's classes (fewer than its source's rows by ROLLUP_SHRINK)."""
+        if self.max_rollups <= 0 or source.rows < self.rollup_min_rows:
             return
         table = TableName(f"{self.freq.table.name}_{self._token}_{next(self._serial)}")
         self.engine.run(

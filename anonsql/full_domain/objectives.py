@@ -85,6 +85,10 @@ class Objective(ABC):
         """Whether the value reads the suppressed rows by generalized value."""
         return True
 
+    def needs_class_sizes(self) -> bool:
+        """Whether the value reads sums over the class sizes (complete node statistics)."""
+        return False
+
     def monotone(self, budget: int) -> bool:
         """Whether the value never decreases from an anonymous node to its generalizations.
         With no suppression budget every objective here is; with one, only those that ignore
@@ -326,6 +330,9 @@ class Discernibility(Objective):
 
     def needs_profile(self) -> bool:
         return False
+
+    def needs_class_sizes(self) -> bool:
+        return True
 
     def monotone(self, budget: int) -> bool:
         return self.monotonic or budget == 0

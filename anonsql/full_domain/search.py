@@ -126,6 +126,7 @@ class _Search:
         else:
             self.monotonicity = "none"
         self.prune = algorithm == "flash"
+        self.complete = objective.needs_class_sizes()
         # Paths stop at hopeless nodes only when rows may be suppressed: without suppression
         # the optimum sits high in the lattice and checking high, non-anonymous nodes tags more
         # (ARX never prunes paths when privacy and utility are both monotone); with suppression
@@ -157,7 +158,7 @@ class _Search:
 
     # -- checking, tagging, valuing -------------------------------------------------------------
     def check(self, node: int) -> NodeStats:
-        stats = self.evaluator.evaluate(self.lattice.node(node))
+        stats = self.evaluator.evaluate(self.lattice.node(node), complete=self.complete)
         if self.checked[node]:
             return stats
         self.checked[node] = True
@@ -276,6 +277,7 @@ class _Search:
                 "or raise suppression_limit"
             )
         node, value, stats = self.best
+        stats = self.evaluator.evaluate(stats.levels, complete=True)
         anonymous = self.status == ANONYMOUS
         unknown = self.status == UNKNOWN
         search = SearchStats(
