@@ -53,8 +53,9 @@ class FrequencyTable:
 
     ``table`` has, per quasi-identifier ``i``, the leaf rank ``r<i>`` and the path code ``q<i>``
     (:class:`LevelHierarchy`: shifted right by ``shifts[l]`` it is the level-``l`` code); per
-    sensitive column ``j`` its code ``s<j>``; and the row count ``n``. ``leaf_counts[i][r]`` counts the source rows whose value has leaf rank ``r``;
-    ``global_counts[j][c]`` the rows with sensitive code ``c``.
+    sensitive column ``j`` its code ``s<j>``; and the row count ``n``. ``leaf_counts[i][r]``
+    counts the source rows whose value has leaf rank ``r``; ``global_counts[j][c]`` the rows with
+    sensitive code ``c``.
     """
 
     engine: Engine
@@ -307,6 +308,34 @@ class NodeEvaluator:
         self.cache[key] = stats
         return stats
 
+    def profiled(self, levels: Sequence[int]) -> NodeStats:
+        """The node's suppressed rows with their profile, without its class counts: under
+        k-anonymity one statement, which also tells whether the node is anonymous."""
+        key = tuple(int(v) for v in levels)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return self.with_profile(cached)
+        if not self.k_only:
+            return self.evaluate(key)
+        start, before = time.perf_counter(), self.engine.stats.statements
+        profile = self._profile_query(key)
+        self._account(start, before)
+        suppressed = int(profile[0][1].sum()) if profile else 0
+        stats = NodeStats(
+            levels=key,
+            classes=0,
+            rows=self.freq.rows,
+            suppressed_rows=suppressed,
+            suppressed_classes=0,
+            squares_kept=0,
+            squares=0,
+            anonymous=suppressed <= self.budget,
+            complete=False,
+            profile=profile,
+        )
+        self.cache[key] = stats
+        return stats
+
     def with_profile(self, stats: NodeStats) -> NodeStats:
         """``stats`` with its suppression profile (one more statement under k-anonymity)."""
         if stats.profile is not None:
@@ -316,18 +345,8 @@ class NodeEvaluator:
             profile = tuple((empty, empty) for _ in stats.levels)
         else:
             start, before = time.perf_counter(), self.engine.stats.statements
-            rows = self.engine.query_arrow(
-                "full_domain/node_profile", **self._plan(stats.levels), below=self.k
-            )
+            profile = self._profile_query(stats.levels)
             self._account(start, before)
-            counts = rows.column("n").to_numpy().astype(np.int64)
-            per_qid = []
-            for i, (level, qid) in enumerate(zip(stats.levels, self.freq.qids, strict=True)):
-                column = rows.column(f"node{i}")
-                present = ~np.asarray(column.is_null())
-                codes = column.filter(pa.array(present)).to_numpy().astype(np.int64)
-                per_qid.append((qid.nodes_of(level, codes), counts[present]))
-            profile = tuple(per_qid)
         updated = NodeStats(**{**stats.__dict__, "profile": profile})
         self.cache[stats.levels] = updated
         return updated
@@ -424,9 +443,12 @@ class NodeEvaluator:
         histograms: dict[str, hist.Histogram] = {}
         nodes: npt.NDArray[np.int64] | None = None
         counts: IntArray | None = None
-        for column in self.columns_read or [None]:
+        read: list[str | None] = list(self.columns_read) or [None]
+        for column in read:
             code = None if column is None else self.freq.sensitive_code(column)
-            table = self.engine.query_arrow("full_domain/node_classes", **plan, code=code, below=None)
+            table = self.engine.query_arrow(
+                "full_domain/node_classes", **plan, code=code, below=None
+            )
             rows = _node_matrix(table, dims)
             n = table.column("n").to_numpy().astype(np.int64)
             unique, inverse = np.unique(rows, axis=0, return_inverse=True)
@@ -454,6 +476,19 @@ class NodeEvaluator:
         if int(counts[~holds].sum()) > self.budget and len(counts) * ROLLUP_SHRINK <= source.rows:
             self._maybe_rollup(levels, source, len(counts))
         return ClassTable(codes=codes, nodes=nodes, counts=counts, suppressed=~holds)
+
+    def _profile_query(self, levels: tuple[int, ...]) -> tuple[tuple[IntArray, IntArray], ...]:
+        rows = self.engine.query_arrow(
+            "full_domain/node_profile", **self._plan(levels), below=self.k
+        )
+        counts = rows.column("n").to_numpy().astype(np.int64)
+        per_qid = []
+        for i, (level, qid) in enumerate(zip(levels, self.freq.qids, strict=True)):
+            column = rows.column(f"node{i}")
+            present = ~np.asarray(column.is_null(), dtype=bool)
+            codes = column.filter(pa.array(present)).to_numpy().astype(np.int64)
+            per_qid.append((qid.nodes_of(level, codes), counts[present]))
+        return tuple(per_qid)
 
     def _node_ids(
         self, levels: Sequence[int], codes: npt.NDArray[np.int64]

@@ -186,7 +186,9 @@ def levels_from_hierarchy(hierarchy: Hierarchy, *, column: str | None = None) ->
         pad = height - (len(path) - 1)
         for level in range(height + 1):
             level_nodes[rank, level] = path[max(0, level - pad)].id
-    return LevelHierarchy(column=column or hierarchy.name, hierarchy=hierarchy, level_nodes=level_nodes)
+    return LevelHierarchy(
+        column=column or hierarchy.name, hierarchy=hierarchy, level_nodes=level_nodes
+    )
 
 
 def read_levels(path: str | Path, *, column: str, delimiter: str = ";") -> LevelHierarchy:
@@ -253,8 +255,7 @@ class Lattice:
         if size > MAX_LATTICE_NODES:
             raise SpecError(
                 "algorithm",
-                f"the full-domain lattice has {size} nodes, above the limit of "
-                f"{MAX_LATTICE_NODES}",
+                f"the full-domain lattice has {size} nodes, above the limit of {MAX_LATTICE_NODES}",
                 "use fewer quasi-identifiers or hierarchies with fewer levels, or a partitioning "
                 "algorithm (mondrian)",
             )
@@ -302,9 +303,7 @@ class Lattice:
         """Nodes one level up in one quasi-identifier."""
         row = self.levels[index]
         return [
-            index + int(self.weights[i])
-            for i in range(self.dimensions)
-            if row[i] < self.heights[i]
+            index + int(self.weights[i]) for i in range(self.dimensions) if row[i] < self.heights[i]
         ]
 
     def predecessors(self, index: int) -> list[int]:

@@ -318,9 +318,7 @@ class Discernibility(Objective):
     ``monotonic=True`` is ARX's DM* (``MetricSDDiscernability``): squared sizes of all classes."""
 
     name = "discernibility"
-    reference = (
-        "R. J. Bayardo, R. Agrawal, Data Privacy through Optimal k-Anonymization, ICDE 2005"
-    )
+    reference = "R. J. Bayardo, R. Agrawal, Data Privacy through Optimal k-Anonymization, ICDE 2005"
 
     def __init__(self, *, monotonic: bool = False) -> None:
         self.monotonic = monotonic

@@ -99,9 +99,9 @@ def write_decisions(
 
     ``parts`` gets one row per equivalence class: ``pid`` (1, 2, ...), ``n`` (rows),
     ``suppressed`` and ``node<i>``, the hierarchy node id each quasi-identifier publishes (as
-    every algorithm's parts table holds categorical dimensions), and ``code<i>``, its level code. ``vectors`` maps every distinct
-    coded vector of the source, ``q<i>`` = leaf rank per quasi-identifier, to its ``pid``; join the
-    coded rows to it to give every row its class.
+    every algorithm's parts table holds categorical dimensions), and ``code<i>``, its level
+    code. ``vectors`` maps every distinct coded vector of the source, ``q<i>`` = leaf rank per
+    quasi-identifier, to its ``pid``; join the coded rows to it to give every row its class.
     """
     engine = evaluator.engine
     table = evaluator.classes(result.levels)

@@ -62,7 +62,7 @@ def suppression_budget(rows: int, limit: float) -> int:
             f"suppression_limit = {limit} is outside [0, 1]",
             "give the fraction of rows that may be suppressed, from 0 to 1",
         )
-    return int(math.floor(limit * rows + 1e-9))
+    return math.floor(limit * rows + 1e-9)
 
 
 def full_domain_search(
@@ -149,12 +149,12 @@ class _Search:
     def open(self, node: int) -> bool:
         """Whether a Flash path may still check the node."""
         if not self.prune_paths:
-            return self.status[node] == UNKNOWN
+            return bool(self.status[node] == UNKNOWN)
         return self.start_open(node)
 
     def start_open(self, node: int) -> bool:
         """Whether Flash still has to classify the node."""
-        return self.status[node] == UNKNOWN and not self.hopeless(node)
+        return bool(self.status[node] == UNKNOWN) and not self.hopeless(node)
 
     # -- checking, tagging, valuing -------------------------------------------------------------
     def check(self, node: int) -> NodeStats:
@@ -259,7 +259,14 @@ class _Search:
                 if self.best_key is not None and bound > self.best_key[0]:
                     break
                 continue
-            stats = self.check(node)
+            if self.checked[node] or self.complete or not self.objective.needs_profile():
+                stats = self.check(node)
+            else:
+                # tagged anonymous: its profile alone values it (and confirms it)
+                stats = self.evaluator.profiled(self.lattice.node(node))
+                self.checked[node] = True
+                if not stats.anonymous:
+                    self.status[node] = NOT_ANONYMOUS
             if stats.anonymous and not self.valued[node]:
                 self.value(node, stats)
 

@@ -1,6 +1,7 @@
-"""The optima ARX's own tests pin on its Adult data and hierarchies (``TestAnonymizationKAnonymity``,
-cases 0-3: k-anonymity, non-uniform entropy (monotonic, ARX's precomputed metric), all nine
-columns as quasi-identifiers in the file's order), found by Flash on both engines."""
+"""The optima ARX's own tests pin on its Adult data and hierarchies
+(``TestAnonymizationKAnonymity``, cases 0-3: k-anonymity, non-uniform entropy (monotonic, ARX's
+precomputed metric), all nine columns as quasi-identifiers in the file's order), found by Flash
+on both engines."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ ARX_OPTIMA = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("k", "limit", "node", "loss"), ARX_OPTIMA)
-def test_arx_optimum(engine: Engine, k: int, limit: float, node: tuple[int, ...], loss: float) -> None:
+def test_arx_optimum(
+    engine: Engine, k: int, limit: float, node: tuple[int, ...], loss: float
+) -> None:
     data, qids = adult_arx()
     load(engine, data)
     freq = build_frequency(engine, SOURCE, qids, schema=WORK)

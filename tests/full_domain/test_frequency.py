@@ -50,7 +50,7 @@ def test_values_outside_the_hierarchy_are_refused_by_column(engine: Engine) -> N
     values[3] = "secret-value"
     values[7] = None
     load(engine, table.set_column(1, "c1", pa.array(values, pa.string())))
-    with pytest.raises(SpecError, match="columns.c1.hierarchy: 2 rows of column 'c1'") as err:
+    with pytest.raises(SpecError, match=r"columns\.c1\.hierarchy: 2 rows of column 'c1'") as err:
         build_frequency(engine, SOURCE, qids, schema=WORK)
     assert "secret" not in str(err.value)
 
@@ -124,7 +124,11 @@ def test_models_the_search_cannot_take(engine: Engine) -> None:
     load(engine, random_table(rng, 40, qids, sensitive=3))
     freq = build_frequency(engine, SOURCE, qids, schema=WORK)
     with pytest.raises(SpecError, match="reads column 'sa'"):
-        NodeEvaluator(freq, models_from_entries([{"distinct_l_diversity": {"column": "sa", "l": 2}}]), budget=0)
+        NodeEvaluator(
+            freq,
+            models_from_entries([{"distinct_l_diversity": {"column": "sa", "l": 2}}]),
+            budget=0,
+        )
     t_closeness = models_from_entries([{"t_closeness": {"column": "sa", "t": 0.3}}])
     with pytest.raises(SpecError, match="suppression_limit"):
         NodeEvaluator(freq, t_closeness, budget=3)
@@ -138,7 +142,9 @@ def test_decisions_for_publishing(engine: Engine) -> None:
     freq = build_frequency(engine, SOURCE, qids, schema=WORK)
     limit = 0.05
     evaluator = NodeEvaluator(
-        freq, models_from_entries([{"k_anonymity": {"k": 5}}]), budget=suppression_budget(400, limit)
+        freq,
+        models_from_entries([{"k_anonymity": {"k": 5}}]),
+        budget=suppression_budget(400, limit),
     )
     result = full_domain_search(evaluator, make_objective("loss"), suppression_limit=limit)
     assert isinstance(result, FullDomainResult)

@@ -10,12 +10,18 @@ import pytest
 from fd_helpers import ADULT_ARX_HIERARCHIES
 
 from anonsql.errors import HierarchyError, SpecError
-from anonsql.full_domain import Lattice, levels_from_hierarchy, levels_from_rows, read_levels
+from anonsql.full_domain import (
+    Lattice,
+    LevelHierarchy,
+    levels_from_hierarchy,
+    levels_from_rows,
+    read_levels,
+)
 from anonsql.full_domain.lattice import flash_order
 from anonsql.hierarchies import Hierarchy, write_arx_csv
 
 
-def labels(q, level):  # type: ignore[no-untyped-def]
+def labels(q: LevelHierarchy, level: int) -> list[str]:
     h = q.hierarchy
     return [h.nodes[int(q.level_nodes[r, level])].label for r in range(q.leaf_count)]
 
@@ -118,5 +124,8 @@ def test_flash_order_starts_at_the_bottom() -> None:
     assert rank[0] == 0 and rank[lattice.top] == lattice.size - 1
     sums = lattice.level_sums()
     assert all(
-        rank[i] < rank[j] for i in range(lattice.size) for j in range(lattice.size) if sums[i] < sums[j]
+        rank[i] < rank[j]
+        for i in range(lattice.size)
+        for j in range(lattice.size)
+        if sums[i] < sums[j]
     )

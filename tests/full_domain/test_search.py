@@ -42,15 +42,23 @@ MODELS: dict[str, list[dict[str, Any]]] = {
 def compare(evaluator: NodeEvaluator, limit: float) -> None:
     for name, params in OBJECTIVES:
         exhaustive = full_domain_search(
-            evaluator, make_objective(name, **params), suppression_limit=limit, algorithm="exhaustive"
+            evaluator,
+            make_objective(name, **params),
+            suppression_limit=limit,
+            algorithm="exhaustive",
         )
-        flash = full_domain_search(evaluator, make_objective(name, **params), suppression_limit=limit)
+        flash = full_domain_search(
+            evaluator, make_objective(name, **params), suppression_limit=limit
+        )
         label = (name, params, limit)
         assert exhaustive.stats.checked == exhaustive.stats.lattice_nodes, label
         assert flash.value == exhaustive.value, label
         # ties go to the lowest sum of levels, then to Flash's order: the same node
         assert flash.levels == exhaustive.levels, label
-        assert flash.stats.checked + flash.stats.tagged_anonymous + flash.stats.tagged_not_anonymous <= flash.stats.lattice_nodes
+        assert (
+            flash.stats.checked + flash.stats.tagged_anonymous + flash.stats.tagged_not_anonymous
+            <= flash.stats.lattice_nodes
+        )
         assert flash.suppressed_rows <= suppression_budget(evaluator.freq.rows, limit)
 
 
@@ -68,7 +76,9 @@ def test_flash_equals_exhaustive_k_anonymity(engine: Engine, seed: int, limit: f
 
 @pytest.mark.parametrize("models", ["k+distinct_l", "entropy_l"])
 @pytest.mark.parametrize("limit", [0.0, 0.08])
-def test_flash_equals_exhaustive_sensitive_models(engine: Engine, models: str, limit: float) -> None:
+def test_flash_equals_exhaustive_sensitive_models(
+    engine: Engine, models: str, limit: float
+) -> None:
     rng = np.random.default_rng(31)
     qids = random_qids(rng, 3, max_leaves=6)
     load(engine, random_table(rng, 300, qids, sensitive=4))
@@ -97,7 +107,9 @@ def test_suppression_can_break_monotonicity(engine: Engine) -> None:
     evaluator = NodeEvaluator(freq, models, budget=suppression_budget(50, 0.4))
     assert [evaluator.evaluate([lv]).anonymous for lv in range(3)] == [True, False, True]
     for name, params in OBJECTIVES:
-        result = full_domain_search(evaluator, make_objective(name, **params), suppression_limit=0.4)
+        result = full_domain_search(
+            evaluator, make_objective(name, **params), suppression_limit=0.4
+        )
         assert result.stats.privacy_monotonicity == "partial"
         assert result.levels == (0,), (name, params)
         assert result.suppressed_rows == 20
@@ -114,7 +126,10 @@ def test_flash_tags_most_of_a_larger_lattice(engine: Engine) -> None:
     stats = result.stats
     assert stats.privacy_monotonicity == "full" and stats.objective_monotone
     assert stats.checked < lattice.size // 2
-    assert stats.checked + stats.tagged_anonymous + stats.tagged_not_anonymous + stats.pruned >= lattice.size
+    assert (
+        stats.checked + stats.tagged_anonymous + stats.tagged_not_anonymous + stats.pruned
+        >= lattice.size
+    )
     certificate = result.certificate()
     assert certificate["node"] == dict(zip(result.qids, result.levels, strict=True))
     assert certificate["statistics"]["checked"] == stats.checked
