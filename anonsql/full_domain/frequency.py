@@ -181,6 +181,11 @@ MONOTONE_WITH_SUPPRESSION = frozenset({"k_anonymity", "distinct_l_diversity"})
 #: classes can be reduced in the engine to one row.
 SIZE_ONLY = frozenset({"k_anonymity"})
 
+#: Nodes are evaluated in one batch statement (:meth:`NodeEvaluator.prefetch`) when the source
+#: rows times the nodes stay below this: on small sources a statement's fixed cost (parsing it,
+#: planning it) outweighs reading the rows again for every node.
+BATCH_MAX_ROWS = 600_000
+
 #: A node's classes are materialized for later roll-ups when they are at most 1/ROLLUP_SHRINK
 #: of the rows of the table they were computed from (and that table is large enough to bother).
 ROLLUP_SHRINK = 1.25
@@ -277,6 +282,7 @@ class NodeEvaluator:
         # roll-up tables are named per evaluator: several may share one session
         self._token = uuid.uuid4().hex[:8]
         self._serial = itertools.count(1)
+        self._batch_sql: dict[TableName, str] = {}
         self.statements = 0
         self.seconds = 0.0
 
@@ -307,6 +313,55 @@ class NodeEvaluator:
             stats = NodeStats(**{**stats.__dict__, "profile": cached.profile})
         self.cache[key] = stats
         return stats
+
+    def prefetch(self, nodes: Sequence[Sequence[int]]) -> None:
+        """Evaluate several nodes in one statement into the cache, when it is cheaper than one
+        statement each: k-anonymity alone, short statistics, and a small common source."""
+        keys = [tuple(int(v) for v in n) for n in nodes]
+        keys = [k for k in keys if k not in self.cache]
+        if len(keys) < 2 or not self.k_only:
+            return
+        meet = tuple(min(column) for column in zip(*keys, strict=True))
+        source = self.source(meet)
+        if source.rows * len(keys) > BATCH_MAX_ROWS:
+            return
+        start, before = time.perf_counter(), self.engine.stats.statements
+        base = meet if source.levels is None else source.levels
+        base_shift = [
+            q.shifts[lv] if source.levels is not None else 0
+            for q, lv in zip(self.freq.qids, base, strict=True)
+        ]
+        columns: dict[str, pa.Array] = {"id": pa.array(range(len(keys)), pa.int32())}
+        for i, qid in enumerate(self.freq.qids):
+            columns[f"s{i}"] = pa.array(
+                [qid.shifts[k[i]] - base_shift[i] for k in keys], pa.int32()
+            )
+        batch = TableName(f"{self.freq.table.name}_{self._token}_batch", self.freq.table.schema)
+        self.engine.drop(batch)
+        self.engine.load_arrow(batch, pa.table(columns))
+        sql = self._batch_sql.get(source.table)
+        if sql is None:
+            names = [f"q{i}" if source.levels is None else f"g{i}" for i in range(len(base))]
+            sql = self.engine.sql.render(
+                "full_domain/node_batch", source=source.table, batch=batch, columns=names, k=self.k
+            )
+            self._batch_sql[source.table] = sql
+        rows = self.engine.fetchall(sql)
+        self._account(start, before)
+        for node_id, small, classes in rows:
+            key = keys[int(node_id)]
+            small_rows = int(small or 0)
+            self.cache[key] = NodeStats(
+                levels=key,
+                classes=int(classes),
+                rows=self.freq.rows,
+                suppressed_rows=small_rows,
+                suppressed_classes=0,
+                squares_kept=0,
+                squares=0,
+                anonymous=small_rows <= self.budget,
+                complete=False,
+            )
 
     def profiled(self, levels: Sequence[int]) -> NodeStats:
         """The node's suppressed rows with their profile, without its class counts: under

@@ -213,6 +213,10 @@ class _Search:
             if not self.open(node):
                 continue
             path = self.path(node)
+            if not self.complete:
+                self.evaluator.prefetch(
+                    [self.lattice.node(n) for n in path if self.status[n] == UNKNOWN]
+                )
             low, high = 0, len(path) - 1
             while low <= high:
                 mid = (low + high) // 2
