@@ -2,11 +2,13 @@
 
 The source is read once: its distinct quasi-identifier vectors (with the sensitive values a model
 reads) and their row counts become the *frequency table*, which holds per quasi-identifier the
-leaf rank and the hierarchy node id at every level (joined from the level maps). Evaluating a
-lattice node is then one ``GROUP BY`` over the frequency table on the node's level columns (the
-roll-up through the level maps is a column choice, no join), reduced in the engine to what the
-privacy models and objectives need (Samarati, IEEE TKDE 2001; LeFevre et al., "Incognito",
-SIGMOD 2005, which also evaluates generalizations from a frequency set rather than the table).
+leaf rank and the value's path code (from the level map, :class:`LevelHierarchy`). Evaluating a
+lattice node is then one ``GROUP BY`` over the frequency table, each code shifted right to the
+node's level (the roll-up through the hierarchy is a shift, no join), reduced in the engine to
+what the privacy models and objectives need (Samarati, IEEE TKDE 2001; LeFevre et al.,
+"Incognito", SIGMOD 2005, which also evaluates generalizations from a frequency set rather than
+the table). Non-anonymous nodes' classes are kept as temporary roll-up tables, from which the
+nodes above them are computed, and a Flash path over a small source is evaluated in one batch.
 
 With k-anonymity alone a node costs one statement returning one row; other models read the
 node's classes (class sizes and sensitive histograms, one statement per sensitive column) and

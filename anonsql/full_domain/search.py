@@ -27,7 +27,8 @@ ignores suppression (or with no suppression budget) the bound is the value.
 
 The search is sequential Python over a lattice held in NumPy (at most
 :data:`~anonsql.full_domain.lattice.MAX_LATTICE_NODES` nodes); the data is only ever touched by
-the engine, one statement per checked node.
+the engine: one statement per checked node (a batch per path over small sources), one more per
+valued node with suppressed rows when the objective reads them.
 """
 
 from __future__ import annotations
