@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 from scipy import special, stats
 
 from anonsql.errors import SpecError
@@ -208,7 +209,8 @@ def _pitman_equations(sizes: ClassSizes) -> Equations:
     def trigamma(v: Any) -> Any:
         return special.polygamma(1, v)
 
-    def equations(theta: float, alpha: float) -> tuple[float, float, float, float, float, float]:
+    def equations(t: float, a: float) -> tuple[float, float, float, float, float, float]:
+        theta, alpha = np.float64(t), np.float64(a)
         r = theta / alpha
         s1 = (digamma(u + r) - digamma(1.0 + r)) / alpha  # sum 1/(theta + i alpha)
         s2 = (trigamma(1.0 + r) - trigamma(u + r)) / alpha**2  # sum 1/(theta + i alpha)^2
@@ -220,6 +222,41 @@ def _pitman_equations(sizes: ClassSizes) -> Equations:
         j11 = -s2 + (trigamma(theta + 1.0) - trigamma(n + theta))
         j22 = -sii2 + float(np.dot(c, trigamma(s - alpha) - trigamma(1.0 - alpha)))
         return float(g1), float(g2), float(j11), float(-si2), float(-si2), float(j22)
+
+    return equations
+
+
+#: Largest sample (rows) for which Pitman's fit is re-checked, and redone where the closed form
+#: fails, with the score written as direct sums (``O(n)`` per Newton step, as ARX's iterative
+#: form); above it only the digamma closed form is used.
+PITMAN_DIRECT_SUM_LIMIT = 2_000_000
+
+
+def _pitman_direct_equations(sizes: ClassSizes) -> Equations:
+    """The same score equations and Jacobian as direct sums over ``i < u``, ``i < n`` and the
+    class sizes (exact where the digamma form loses precision or meets a pole)."""
+    u, n = sizes.num_classes, sizes.records
+    i = np.arange(1, u, dtype=np.float64)
+    m = np.arange(1, n, dtype=np.float64)
+    k = np.arange(1, int(sizes.sizes[-1]), dtype=np.float64)
+    index = sizes.sizes - 2  # position of sum_{k < size} in the cumulative sums (-1: empty)
+    counts = sizes.classes.astype(np.float64)
+
+    def class_sums(values: npt.NDArray[np.float64]) -> float:
+        cumulative = np.concatenate([[0.0], np.cumsum(values)])
+        return float(np.dot(counts, cumulative[index + 1]))
+
+    def equations(t: float, a: float) -> tuple[float, float, float, float, float, float]:
+        theta, alpha = np.float64(t), np.float64(a)
+        inverse = 1.0 / (theta + i * alpha)
+        shifted = 1.0 / (theta + m)
+        gaps = 1.0 / (k - alpha)
+        g1 = inverse.sum() - shifted.sum()
+        g2 = (i * inverse).sum() - class_sums(gaps)
+        j11 = -(inverse**2).sum() + (shifted**2).sum()
+        j12 = -(i * inverse**2).sum()
+        j22 = -(i * i * inverse**2).sum() - class_sums(gaps**2)
+        return float(g1), float(g2), float(j11), float(j12), float(j12), float(j22)
 
     return equations
 
@@ -260,13 +297,36 @@ def _pitman_uniques(theta: float, alpha: float, population: float) -> float:
     return max(valid) if valid else math.nan
 
 
+def pitman_parameters(sizes: ClassSizes, solver: SolverConfig) -> tuple[float, float] | None:
+    """The maximum-likelihood ``(theta, alpha)`` of Pitman's sampling formula (``theta >= 0``),
+    or None when Newton-Raphson finds no root.
+
+    As ARX: solved with the closed (digamma) form; up to :data:`PITMAN_DIRECT_SUM_LIMIT` rows the
+    root is checked against the direct sums and the fit is redone with them when the closed form
+    found none or its root does not satisfy them.
+    """
+    start = _pitman_start(sizes)
+
+    def constraint(theta: float, _: float) -> bool:
+        return theta >= 0
+
+    root = newton_2d(_pitman_equations(sizes), start, solver, constraint)
+    if sizes.records > PITMAN_DIRECT_SUM_LIMIT:
+        return root
+    direct = _pitman_direct_equations(sizes)
+    if root is not None:
+        with np.errstate(all="ignore"):
+            g1, g2, *_ = direct(*root)
+        if abs(g1) <= solver.accuracy and abs(g2) <= solver.accuracy:
+            return root
+    return newton_2d(direct, start, solver, constraint)
+
+
 def pitman(sizes: ClassSizes, population: PopulationModel, solver: SolverConfig) -> float:
     """Population uniques by Pitman's model (Hoshino 2001); NaN when the fit fails."""
     if sizes.count_of_size(1) == 0:
         return 0.0
-    root = newton_2d(
-        _pitman_equations(sizes), _pitman_start(sizes), solver, lambda theta, _: theta >= 0
-    )
+    root = pitman_parameters(sizes, solver)
     if root is None:
         return math.nan
     return _pitman_uniques(root[0], root[1], float(population.size))
@@ -370,21 +430,30 @@ def _snb_equations(k: float, f: float, c1: float, c2: float, form: SnbForm) -> E
     return equations
 
 
+def snb_parameters(
+    sizes: ClassSizes, population: PopulationModel, solver: SolverConfig, form: SnbForm = "arx"
+) -> tuple[float, float, float] | None:
+    """The fitted ``(K, alpha, beta)`` of the slide negative binomial model (``K`` estimated
+    non-empty population classes), or None when Newton-Raphson finds no root."""
+    fraction = population.sampling_fraction(sizes.records)
+    k = shlosser_classes(sizes, fraction, form)
+    c1, c2 = float(sizes.count_of_size(1)), float(sizes.count_of_size(2))
+    root = newton_2d(_snb_equations(k, fraction, c1, c2, form), (1.0, 1.0), solver)
+    return None if root is None else (k, root[0], root[1])
+
+
 def snb(
     sizes: ClassSizes, population: PopulationModel, solver: SolverConfig, form: SnbForm = "arx"
 ) -> float:
     """Population uniques by the slide negative binomial model: ``K beta^alpha``."""
-    f1 = sizes.count_of_size(1)
-    if f1 == 0:
+    if sizes.count_of_size(1) == 0:
         return 0.0
-    fraction = population.sampling_fraction(sizes.records)
-    k = shlosser_classes(sizes, fraction, form)
-    equations = _snb_equations(k, fraction, float(f1), float(sizes.count_of_size(2)), form)
-    root = newton_2d(equations, (1.0, 1.0), solver)
-    if root is None:
+    fitted = snb_parameters(sizes, population, solver, form)
+    if fitted is None:
         return math.nan
+    k, alpha, beta = fitted
     with np.errstate(all="ignore"):
-        return float(k * np.power(np.float64(root[1]), root[0]))
+        return float(k * np.power(np.float64(beta), alpha))
 
 
 # -- Dankar's rule and the estimates together --------------------------------------------------
