@@ -8,9 +8,9 @@ attacker re-identifies).
 
 * prosecutor: a record's risk is ``1 / (size of its class in the sample)``;
 * journalist: ``1 / (size of its class in the population)``; the success rate is the larger of
-  ``classes / sum of their population sizes`` and the records' average of ``f_j / F_j``. Without a
-  population table ARX uses the sample as the population, which gives the prosecutor figures;
-* marketer: the success rate ``sum_j f_j / F_j / n`` (``classes / n`` without a population).
+  ``classes / sum_j F_j`` and ``sum_j (f_j / F_j) / n`` (the records' average of ``1 / F``).
+  Without a population table ARX uses the sample as the population: the prosecutor figures;
+* marketer: the success rate ``sum_j (f_j / F_j) / n`` (``classes / n`` without a population).
 
 The individual risk of sdcMicro's ``measure_risk`` / ``indivRisk`` (Benedetti & Franconi's
 approximation, Franconi & Polettini, "Individual risk estimation in mu-Argus: a review", PSD
@@ -113,7 +113,8 @@ def journalist_risk(pairs: ClassPairs, threshold: float = DEFAULT_THRESHOLD) -> 
 
 
 def marketer_risk(pairs: ClassPairs) -> float:
-    """Marketer risk (success rate): the records' average of sample over population class size."""
+    """Marketer risk (success rate): ``sum_j (f_j / F_j) / n``, the records' average of
+    ``1 / F``."""
     if pairs.is_empty:
         return 0.0
     check_pairs(pairs, "population", "give a population table that contains the sample")

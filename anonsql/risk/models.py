@@ -446,7 +446,8 @@ class PopulationUniqueness(TableLevelModel):
             relation=relation,
             qids=list(qids),
             histogram=list(zip(sizes.sizes.tolist(), sizes.classes.tolist(), strict=True)),
-            statistic=f"population_uniqueness ({self.p.estimator})",
+            statistic=f"population_uniqueness ({self.p.estimator})"
+            + ("" if fraction is not None else ": no estimate"),
             value=fraction,
             threshold=self.p.threshold,
             violated=not self.holds_table(sizes),

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from scipy import optimize, stats
 
 
@@ -55,7 +56,7 @@ def pitman(hist: dict[int, int], big_n: int, start: tuple[float, float]) -> floa
 
     u = sum(hist.values())
 
-    def negative(x: np.ndarray) -> float:
+    def negative(x: npt.NDArray[np.float64]) -> float:
         # Pitman's formula needs alpha < 1 and theta + i alpha > 0 for i < u (alpha may be < 0)
         theta, alpha = float(x[0]), float(x[1])
         if not (alpha < 1 and theta >= 0 and theta + (u - 1) * alpha > 0):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ _tables = itertools.count()
 HOSTILE = ['zip "code"', "select", "ünï; --"]
 
 
-def load(engine: Engine, columns: dict[str, list[Any]]) -> TableName:
+def load(engine: Engine, columns: Mapping[str, Any]) -> TableName:
     relation = TableName(f"r{next(_tables)}", "main")
     engine.load_arrow(relation, pa.table(columns))
     return relation
@@ -48,6 +49,17 @@ POPULATION = {
 # sample class -> (sample size, population size): A1 3/5, B2 2/2, C3 1/4, NULL4 2/3, D5 1/1
 
 
+def triples(pairs: ClassPairs) -> list[tuple[int, float, int]]:
+    return sorted(
+        zip(
+            pairs.sample_sizes.tolist(),
+            pairs.population_sizes.tolist(),
+            pairs.classes.tolist(),
+            strict=True,
+        )
+    )
+
+
 def test_class_sizes_hand_counted(engine: Engine) -> None:
     relation = load(engine, SAMPLE)
     sizes = class_sizes(engine, relation, HOSTILE[:2])
@@ -60,9 +72,7 @@ def test_class_sizes_hand_counted(engine: Engine) -> None:
 def test_population_pairs_hand_counted(engine: Engine) -> None:
     sample, population = load(engine, SAMPLE), load(engine, POPULATION)
     pairs = population_class_sizes(engine, sample, HOSTILE[:2], PopulationTable(population))
-    found = sorted(
-        zip(pairs.sample_sizes.tolist(), pairs.population_sizes.tolist(), pairs.classes.tolist())
-    )
+    found = triples(pairs)
     assert found == [(1, 1.0, 1), (1, 4.0, 1), (2, 2.0, 1), (2, 3.0, 1), (3, 5.0, 1)]
     assert pairs.sample() == class_sizes(engine, sample, HOSTILE[:2])
 
@@ -71,9 +81,7 @@ def test_population_with_count_column_and_missing_class(engine: Engine) -> None:
     sample = load(engine, {"q": ["x", "x", "y", "z"]})
     counted = load(engine, {"q": ["x", "y", "y", "w"], "persons": [10, 3, 4, 100]})
     pairs = population_class_sizes(engine, sample, ["q"], PopulationTable(counted, "persons"))
-    found = sorted(
-        zip(pairs.sample_sizes.tolist(), pairs.population_sizes.tolist(), pairs.classes.tolist())
-    )
+    found = triples(pairs)
     # x: 2 in the sample, 10 persons; y: 1 and 3 + 4; z: absent from the population
     assert found == [(1, 0.0, 1), (1, 7.0, 1), (2, 10.0, 1)]
 

@@ -102,9 +102,10 @@ def test_pitman_root_is_a_stationary_point_of_the_direct_log_likelihood() -> Non
         up, down = list(root), list(root)
         up[axis] += h
         down[axis] -= h
-        slope = (ref.pitman_log_likelihood(*up, hist) - ref.pitman_log_likelihood(*down, hist)) / (
-            2 * h
-        )
+        slope = (
+            ref.pitman_log_likelihood(up[0], up[1], hist)
+            - ref.pitman_log_likelihood(down[0], down[1], hist)
+        ) / (2 * h)
         assert abs(slope) < 1e-4
 
 
