@@ -45,7 +45,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy import special, stats
+from scipy import special
 
 from anonsql.errors import SpecError
 from anonsql.risk.classes import ClassSizes
@@ -192,6 +192,28 @@ def newton_2d(
 # -- Pitman ------------------------------------------------------------------------------------
 
 
+def _digamma(x: Any) -> Any:
+    """Digamma; for negative arguments by reflection on the exact fractional part
+    (``psi(x) = psi(1 - x) - pi cot(pi x)``), which stays accurate and fast far from 0."""
+    x = np.asarray(x, dtype=np.float64)
+    negative = x < 0
+    value = special.digamma(np.where(negative, 1.0 - x, x))
+    fractional = x - np.round(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(negative, value - np.pi / np.tan(np.pi * fractional), value)
+
+
+def _trigamma(x: Any) -> Any:
+    """Trigamma; for negative arguments ``psi'(x) = -psi'(1 - x) + (pi / sin(pi x))^2`` (scipy's
+    Hurwitz zeta is slow there: 0.1 s per call at -4e6)."""
+    x = np.asarray(x, dtype=np.float64)
+    negative = x < 0
+    value = special.polygamma(1, np.where(negative, 1.0 - x, x))
+    fractional = x - np.round(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(negative, (np.pi / np.sin(np.pi * fractional)) ** 2 - value, value)
+
+
 def _pitman_equations(sizes: ClassSizes) -> Equations:
     """Score equations of the Pitman sampling formula's log-likelihood and their Jacobian.
 
@@ -204,10 +226,7 @@ def _pitman_equations(sizes: ClassSizes) -> Equations:
     keep = sizes.sizes != 1
     s = sizes.sizes[keep].astype(np.float64)
     c = sizes.classes[keep].astype(np.float64)
-    digamma = special.digamma
-
-    def trigamma(v: Any) -> Any:
-        return special.polygamma(1, v)
+    digamma, trigamma = _digamma, _trigamma
 
     def equations(t: float, a: float) -> tuple[float, float, float, float, float, float]:
         theta, alpha = np.float64(t), np.float64(a)
@@ -335,23 +354,55 @@ def pitman(sizes: ClassSizes, population: PopulationModel, solver: SolverConfig)
 # -- Zayatz ------------------------------------------------------------------------------------
 
 
+#: Terms summed at a time for the hypergeometric products of :func:`one_record_probabilities`.
+HYPERGEOMETRIC_CHUNK = 1 << 20
+
+
+def one_record_probabilities(sizes: npt.NDArray[np.int64], population: int, sample: int) -> Any:
+    """``h(j)``: the probability that a population class of ``j`` persons shows exactly one
+    record in a simple random sample of ``sample`` out of ``population`` (hypergeometric).
+
+    Written as ``h(j) = (n/N) j prod_{i<j} (1 - (n-1)/(N-i))`` and summed in logs (``log1p``),
+    which is exact to rounding where scipy's hypergeometric pmf is off by up to 1e-7 (and slow
+    at census-size populations). The products run in chunks of :data:`HYPERGEOMETRIC_CHUNK`
+    terms up to the largest size (sequential over chunks, vectorized within) and stop once
+    ``h`` underflows to 0.
+    """
+    big_n, n = float(population), float(sample)
+    targets = np.asarray(sizes, dtype=np.int64)
+    log_products = np.full(targets.shape, -np.inf)
+    log_products[targets == 1] = 0.0
+    largest = int(targets.max()) if targets.size else 1
+    # C(N - j, n - 1) = 0 once j > N - n + 1
+    last = min(largest, int(big_n - n + 1))
+    running, start = 0.0, 1  # running = sum over i < start
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while start < last and running > -1000.0:
+            stop = min(start + HYPERGEOMETRIC_CHUNK, last)
+            i = np.arange(start, stop, dtype=np.float64)
+            cumulative = running + np.cumsum(np.log1p(-(n - 1.0) / (big_n - i)))
+            # sizes j in (start, stop]: product over i < j, i.e. cumulative[j - 1 - start]
+            inside = (targets > start) & (targets <= stop)
+            log_products[inside] = cumulative[targets[inside] - 1 - start]
+            running, start = float(cumulative[-1]), stop
+        return (n / big_n) * targets * np.exp(log_products)
+
+
 def zayatz(sizes: ClassSizes, population: PopulationModel) -> float:
     """Population uniques by Zayatz's model (1991): ``f_1 * P(unique | sample unique) / f``.
 
     ``P(unique | sample unique) = (f_1/u) h(1) / sum_j (f_j/u) h(j)`` with ``h(j)`` the
     hypergeometric probability that a population class of size ``j`` yields exactly one record in
-    a sample of ``n`` out of ``N``.
+    a sample of ``n`` out of ``N`` (:func:`one_record_probabilities`).
     """
     f1 = sizes.count_of_size(1)
     if f1 == 0:
         return 0.0
-    n, u, big_n = sizes.records, float(sizes.num_classes), population.size
+    n, u = sizes.records, float(sizes.num_classes)
     fraction = population.sampling_fraction(n)
+    h = one_record_probabilities(sizes.sizes, population.size, n)
     with np.errstate(all="ignore"):
-        h = stats.hypergeom.pmf(1, big_n, sizes.sizes, n)
-        h1 = stats.hypergeom.pmf(1, big_n, 1, n)
-        denominator = float(np.dot(sizes.classes / u, h))
-        uniqueness = (f1 / u) * float(h1) / denominator
+        uniqueness = (f1 / u) * float(h[0]) / float(np.dot(sizes.classes / u, h))
     return float(f1 * uniqueness / fraction)
 
 

@@ -72,8 +72,9 @@ def test_arx_reference_zayatz_and_average_risk_on_adult() -> None:
     sizes = adult_sizes()
     assert sizes.num_classes / sizes.records == 0.6465751607983555  # testAverageRisk2
     result = population_uniqueness(sizes, fraction_model(sizes, 0.1))
-    # the value ARX's testDecisionRule2 accepts when Dankar's rule picks Zayatz
-    assert result.fraction("zayatz") == pytest.approx(0.3207402393466189, rel=1e-9)
+    # the value ARX's testDecisionRule2 accepts when Dankar's rule picks Zayatz (reproduced to
+    # the last digit: both compute the hypergeometric probabilities exactly)
+    assert result.fraction("zayatz") == pytest.approx(0.3207402393466189, rel=1e-13)
 
 
 HISTOGRAMS = {
@@ -116,6 +117,26 @@ def test_zayatz_matches_log_factorial_hypergeometric(name: str, fraction: float)
     model = fraction_model(sizes, fraction)
     hist = dict(zip(sizes.sizes.tolist(), sizes.classes.tolist(), strict=True))
     assert zayatz(sizes, model) == pytest.approx(ref.zayatz(hist, model.size), rel=1e-8)
+
+
+@pytest.mark.parametrize("chunk", [3, 1 << 20])
+def test_one_record_probabilities(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    from anonsql.risk import population as module
+
+    monkeypatch.setattr(module, "HYPERGEOMETRIC_CHUNK", chunk)
+    sizes = np.array([1, 2, 3, 7, 8, 40, 996], np.int64)
+    for big_n, n in ((1000, 10), (1000, 5), (50_000, 1234), (1000, 1000), (7, 1)):
+        h = module.one_record_probabilities(sizes, big_n, n)
+        for j, value in zip(sizes.tolist(), h.tolist(), strict=True):
+            if j > big_n:
+                continue
+            if n - 1 > big_n - j:
+                assert value == 0.0
+                continue
+            exact = math.exp(
+                math.log(j) + ref.log_choose(big_n - j, n - 1) - ref.log_choose(big_n, n)
+            )
+            assert value == pytest.approx(exact, rel=1e-9, abs=1e-300)
 
 
 def test_shlosser_by_hand() -> None:
