@@ -169,7 +169,7 @@ def population_total(engine: Engine, population: PopulationTable) -> int:
     value = engine.query(
         "risk/population_total", population=population.relation, count=population.count
     )[0][0]
-    return int(value or 0)
+    return math.floor(float(value or 0.0) + 0.5)
 
 
 def measure_risk(

@@ -197,6 +197,16 @@ def test_without_population_table_journalist_is_prosecutor() -> None:
     assert report.estimated_journalist.global_risk == pytest.approx(sum(per_record) / 14)
 
 
+def test_sampling_fraction_one_makes_the_individual_risk_the_prosecutor_risk() -> None:
+    sizes = ClassSizes(np.array([1, 2, 7]), np.array([3, 2, 1]))
+    report = risk_report(sizes, population=PopulationModel(sizes.records))
+    individual = report.estimated_journalist
+    assert individual.global_risk == pytest.approx(report.prosecutor.success_rate)
+    assert individual.highest_risk == report.prosecutor.highest_risk == 1.0
+    assert individual.records_at_risk == report.prosecutor.records_at_risk
+    assert report.population_uniqueness.fraction("dankar") == pytest.approx(3 / 14)
+
+
 def test_empty_relation_reports_zero_risk(engine: Engine) -> None:
     relation = load(engine, {"q": pa.array([], pa.string())})
     report = measure_risk(engine, relation, ["q"])
