@@ -1,0 +1,59 @@
+"""Optimal full-domain generalization: the frequency table in the engine, Flash over the lattice.
+
+Build the frequency table once (:func:`build_frequency`), evaluate nodes against the privacy
+models with a :class:`NodeEvaluator`, and search the lattice with :func:`full_domain_search` for
+the anonymous node of lowest objective (:mod:`~anonsql.full_domain.objectives`). The result says
+which generalization level each quasi-identifier takes; :func:`write_decisions` leaves it as the
+parts and vector-map tables the publishing path reads.
+"""
+
+from anonsql.full_domain.frequency import (
+    FrequencyTable,
+    NodeEvaluator,
+    NodeStats,
+    build_frequency,
+)
+from anonsql.full_domain.lattice import (
+    MAX_LATTICE_NODES,
+    Lattice,
+    LevelHierarchy,
+    levels_from_hierarchy,
+    levels_from_rows,
+    read_levels,
+)
+from anonsql.full_domain.objectives import (
+    NCP,
+    OBJECTIVES,
+    Discernibility,
+    Loss,
+    NonUniformEntropy,
+    Objective,
+    make_objective,
+)
+from anonsql.full_domain.result import FullDomainResult, SearchStats, write_decisions
+from anonsql.full_domain.search import full_domain_search, suppression_budget
+
+__all__ = [
+    "MAX_LATTICE_NODES",
+    "NCP",
+    "OBJECTIVES",
+    "Discernibility",
+    "FrequencyTable",
+    "FullDomainResult",
+    "Lattice",
+    "LevelHierarchy",
+    "Loss",
+    "NodeEvaluator",
+    "NodeStats",
+    "NonUniformEntropy",
+    "Objective",
+    "SearchStats",
+    "build_frequency",
+    "full_domain_search",
+    "levels_from_hierarchy",
+    "levels_from_rows",
+    "make_objective",
+    "read_levels",
+    "suppression_budget",
+    "write_decisions",
+]
