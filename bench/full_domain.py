@@ -1,4 +1,4 @@
-"""Optimal full-domain generalization (anonsql.full_domain: Flash over the lattice, node
+"""Optimal full-domain generalization (anonsql.algorithms.full_domain: Flash over the lattice, node
 evaluation in the engine) on Adult and on the synthetic Adult-like tables, beside ARX's figures.
 
 Every configuration runs in its own process (``--one``), so peak RSS is its own. The data is put
@@ -50,8 +50,7 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
     """Run one configuration in this process and measure it."""
     import pyarrow.csv as pa_csv
 
-    from anonsql.engines import DuckDBEngine
-    from anonsql.full_domain import (
+    from anonsql.algorithms.full_domain import (
         NodeEvaluator,
         build_frequency,
         full_domain_search,
@@ -59,6 +58,7 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
         read_levels,
         suppression_budget,
     )
+    from anonsql.engines import DuckDBEngine
     from anonsql.privacy.registry import models_from_entries
     from anonsql.sql import TableName
 
@@ -80,7 +80,7 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
             from synthetic import make_synthetic_adult
 
             if rows == "adult":
-                from anonsql.demo import load_adult
+                from anonsql.samples import load_adult
 
                 source = TableName("adult_seed", "main")
                 load_adult(e, source)
@@ -106,7 +106,7 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
         )
         done = time.perf_counter()
         ncp = make_objective("ncp")
-        from anonsql.full_domain.objectives import Marginals
+        from anonsql.algorithms.full_domain.objectives import Marginals
 
         ncp.prepare(Marginals(freq.qids, freq.leaf_counts, freq.rows))
         stats = evaluator.with_profile(evaluator.evaluate(result.levels))

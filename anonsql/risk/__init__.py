@@ -2,8 +2,8 @@
 
 ``classes`` (SQL: class-size distributions, population matching), ``population``
 (population-uniqueness estimators), ``attackers`` (prosecutor / journalist / marketer, individual
-risk), ``report`` (:class:`RiskReport`, :func:`measure_risk`), ``models`` (k-map and the
-table-level risk thresholds as privacy models).
+risk), ``report`` (:class:`RiskReport`, :func:`measure_risk`). The risk-based privacy models
+(k-map, average risk, sample and population uniqueness) are in :mod:`anonsql.privacy`.
 """
 
 from anonsql.risk.attackers import AttackerRisk, IndividualRisk
@@ -15,16 +15,6 @@ from anonsql.risk.classes import (
     population_class_sizes,
     weighted_class_sizes,
 )
-from anonsql.risk.models import (
-    AverageReidentificationRisk,
-    KMap,
-    PopulationPartStats,
-    PopulationUniqueness,
-    SampleUniqueness,
-    TableLevelModel,
-    smallest_classes_to_suppress,
-    violations_query,
-)
 from anonsql.risk.population import (
     PopulationModel,
     SolverConfig,
@@ -34,25 +24,17 @@ from anonsql.risk.report import RiskReport, measure_risk, risk_report
 
 __all__ = [
     "AttackerRisk",
-    "AverageReidentificationRisk",
     "ClassPairs",
     "ClassSizes",
     "IndividualRisk",
-    "KMap",
     "PopulationModel",
-    "PopulationPartStats",
     "PopulationTable",
-    "PopulationUniqueness",
     "RiskReport",
-    "SampleUniqueness",
     "SolverConfig",
-    "TableLevelModel",
     "class_sizes",
     "measure_risk",
     "population_class_sizes",
     "population_uniqueness",
     "risk_report",
-    "smallest_classes_to_suppress",
-    "violations_query",
     "weighted_class_sizes",
 ]

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
+from paths import ROOT
 
+from anonsql.algorithms.full_domain import LevelHierarchy, levels_from_rows, read_levels
 from anonsql.engines import Engine
-from anonsql.full_domain import LevelHierarchy, levels_from_rows, read_levels
 from anonsql.sql import TableName
 
-ROOT = Path(__file__).resolve().parents[2]
 ADULT_ARX = ROOT / "datasets" / "adult-arx" / "adult.csv.gz"
 ADULT_ARX_HIERARCHIES = ROOT / "hierarchies" / "adult-arx"
 SOURCE = TableName("src", "main")

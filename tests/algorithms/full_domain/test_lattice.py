@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from fd_helpers import ADULT_ARX_HIERARCHIES
 
-from anonsql.errors import HierarchyError, SpecError
-from anonsql.full_domain import (
+from anonsql.algorithms.full_domain import (
     Lattice,
     LevelHierarchy,
     levels_from_hierarchy,
     levels_from_rows,
     read_levels,
 )
-from anonsql.full_domain.lattice import flash_order
+from anonsql.algorithms.full_domain.lattice import flash_order
+from anonsql.errors import HierarchyError, SpecError
 from anonsql.hierarchies import Hierarchy, write_arx_csv
 
 

@@ -26,9 +26,9 @@ valued in increasing order of their bound while it can still beat the best; for 
 ignores suppression (or with no suppression budget) the bound is the value.
 
 The search is sequential Python over a lattice held in NumPy (at most
-:data:`~anonsql.full_domain.lattice.MAX_LATTICE_NODES` nodes); the data is only ever touched by
-the engine: one statement per checked node (a batch per path over small sources), one more per
-valued node with suppressed rows when the objective reads them.
+:data:`~.lattice.MAX_LATTICE_NODES` nodes); the data is only ever touched by the engine: one
+statement per checked node (a batch per path over small sources), one more per valued node with
+suppressed rows when the objective reads them.
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ from typing import Literal
 
 import numpy as np
 
+from anonsql.algorithms.full_domain.frequency import NodeEvaluator, NodeStats
+from anonsql.algorithms.full_domain.lattice import Lattice, flash_order
+from anonsql.algorithms.full_domain.objectives import Marginals, Objective, ObjectiveValue
+from anonsql.algorithms.full_domain.result import FullDomainResult, SearchStats
 from anonsql.errors import InfeasibleError, SpecError
-from anonsql.full_domain.frequency import NodeEvaluator, NodeStats
-from anonsql.full_domain.lattice import Lattice, flash_order
-from anonsql.full_domain.objectives import Marginals, Objective, ObjectiveValue
-from anonsql.full_domain.result import FullDomainResult, SearchStats
 
 UNKNOWN, ANONYMOUS, NOT_ANONYMOUS = 0, 1, 2
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from anonsql.full_domain.frequency import NodeEvaluator
+from anonsql.algorithms.full_domain.frequency import NodeEvaluator
 from anonsql.sql import TableName
 
 

@@ -1,19 +1,20 @@
 """Optimal full-domain generalization: the frequency table in the engine, Flash over the lattice.
 
-Build the frequency table once (:func:`build_frequency`), evaluate nodes against the privacy
-models with a :class:`NodeEvaluator`, and search the lattice with :func:`full_domain_search` for
-the anonymous node of lowest objective (:mod:`~anonsql.full_domain.objectives`). The result says
-which generalization level each quasi-identifier takes; :func:`write_decisions` leaves it as the
-parts and vector-map tables the publishing path reads.
+Build the frequency table once (:func:`build_frequency`, or from a run's working rows in
+:mod:`.algorithm`), evaluate nodes against the privacy models with a :class:`NodeEvaluator`, and
+search the lattice with :func:`full_domain_search` for the anonymous node of lowest objective
+(:mod:`.objectives`). The result says which generalization level each quasi-identifier takes;
+``algorithm: full_domain`` (:class:`~.algorithm.FullDomain`) publishes it through the common
+path.
 """
 
-from anonsql.full_domain.frequency import (
+from anonsql.algorithms.full_domain.frequency import (
     FrequencyTable,
     NodeEvaluator,
     NodeStats,
     build_frequency,
 )
-from anonsql.full_domain.lattice import (
+from anonsql.algorithms.full_domain.lattice import (
     MAX_LATTICE_NODES,
     Lattice,
     LevelHierarchy,
@@ -21,7 +22,7 @@ from anonsql.full_domain.lattice import (
     levels_from_rows,
     read_levels,
 )
-from anonsql.full_domain.objectives import (
+from anonsql.algorithms.full_domain.objectives import (
     NCP,
     OBJECTIVES,
     Discernibility,
@@ -30,8 +31,8 @@ from anonsql.full_domain.objectives import (
     Objective,
     make_objective,
 )
-from anonsql.full_domain.result import FullDomainResult, SearchStats, write_decisions
-from anonsql.full_domain.search import full_domain_search, suppression_budget
+from anonsql.algorithms.full_domain.result import FullDomainResult, SearchStats, write_decisions
+from anonsql.algorithms.full_domain.search import full_domain_search, suppression_budget
 
 __all__ = [
     "MAX_LATTICE_NODES",

@@ -1,7 +1,8 @@
 {#
-  The estimate is computed in Python from the class sizes it was given (histogram); this query
-  recomputes the class sizes and returns the violation when they are the same, or one row saying
-  how many sizes changed when they are not (the estimate no longer describes the relation).
+  Population uniqueness (a table-level model). The estimate is computed in Python from the class
+  sizes the model was prepared with (``histogram``); this query recomputes the class sizes and
+  returns one row when the estimate violates the threshold, or when the class sizes are no
+  longer those estimated from (``changed_sizes`` > 0: the estimate does not describe the relation).
 #}
 {% from "risk/_classes.sql" import class_rows %}
 {% from "privacy/_classes.sql" import dbl %}
@@ -26,13 +27,7 @@ changed AS (
   FULL OUTER JOIN estimated ON observed.class_size = estimated.class_size
   WHERE observed.classes IS DISTINCT FROM estimated.classes
 )
-SELECT statistic, value, bound
-FROM (
-  SELECT {{ statistic | lit }} AS statistic, {{ dbl(value | lit) }} AS value, {{ dbl(threshold | lit) }} AS bound
-  FROM changed
-  WHERE sizes = 0 AND {{ violated | lit }}
-  UNION ALL
-  SELECT 'class sizes changed since the estimate' AS statistic, {{ dbl("sizes") }} AS value, {{ dbl(0 | lit) }} AS bound
-  FROM changed
-  WHERE sizes > 0
-) AS v
+SELECT {{ estimator | lit }} AS estimator, {{ dbl(value | lit) }} AS population_uniqueness,
+  {{ dbl(threshold | lit) }} AS threshold, CAST(sizes AS BIGINT) AS changed_sizes
+FROM changed
+WHERE sizes > 0 OR {{ violated | lit }}

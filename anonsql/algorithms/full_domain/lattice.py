@@ -157,6 +157,14 @@ def levels_from_rows(
                 "pad short branches by repeating a label, as ARX does (e.g. 'White;White;*')",
             )
     hierarchy = new_hierarchy(rows, name=column, origin=origin, lines=numbers)
+    return _positional(hierarchy, rows, column, origin)
+
+
+def _positional(
+    hierarchy: Hierarchy, rows: Sequence[Sequence[str]], column: str, origin: str
+) -> LevelHierarchy:
+    """Levels read from the lines' positions (every line as long as the first)."""
+    width = len(rows[0])
     level_nodes = np.zeros((hierarchy.leaf_count, width), dtype=np.int64)
     for row in rows:
         rank = hierarchy.leaf_rank[row[0]]
@@ -165,7 +173,7 @@ def levels_from_rows(
         pairs = np.unique(level_nodes[:, level - 1 : level + 1], axis=0)
         if len(np.unique(pairs[:, 0])) != len(pairs):
             raise HierarchyError(
-                key,
+                hierarchy_key(column),
                 f"{origin}: a label of level {level - 1} generalizes to different labels at "
                 f"level {level}",
                 "make every level a function of the level below it",
@@ -174,9 +182,14 @@ def levels_from_rows(
 
 
 def levels_from_hierarchy(hierarchy: Hierarchy, *, column: str | None = None) -> LevelHierarchy:
-    """Levels of a hierarchy given as a tree: a leaf at depth ``d`` of a hierarchy of height
-    ``H`` keeps its own value for the first ``H - d`` levels, then climbs one node per level
-    (the padding ARX and :func:`~anonsql.hierarchies.write_arx_csv` write)."""
+    """Levels of a hierarchy: positional, as ARX reads them, when it was built from lines of
+    one length (label ``l`` of a line is level ``l``); otherwise a leaf at depth ``d`` of a
+    hierarchy of height ``H`` keeps its own value for the first ``H - d`` levels, then climbs one
+    node per level (the padding ARX and :func:`~anonsql.hierarchies.write_arx_csv` write)."""
+    name = column or hierarchy.name
+    rows = hierarchy.rows
+    if rows and len({len(r) for r in rows}) == 1 and len(rows[0]) > 1:
+        return _positional(hierarchy, rows, name, hierarchy.origin)
     height = hierarchy.height
     level_nodes = np.zeros((hierarchy.leaf_count, height + 1), dtype=np.int64)
     for rank in range(hierarchy.leaf_count):

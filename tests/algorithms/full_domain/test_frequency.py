@@ -7,9 +7,7 @@ import pyarrow as pa
 import pytest
 from fd_helpers import SOURCE, WORK, load, random_qids, random_table, reference
 
-from anonsql.engines import Engine
-from anonsql.errors import SpecError
-from anonsql.full_domain import (
+from anonsql.algorithms.full_domain import (
     FullDomainResult,
     Lattice,
     NodeEvaluator,
@@ -19,6 +17,8 @@ from anonsql.full_domain import (
     suppression_budget,
     write_decisions,
 )
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
 from anonsql.privacy.registry import models_from_entries
 from anonsql.sql import TableName
 

@@ -28,12 +28,14 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql.algorithms.full_domain.lattice import IntArray, LevelHierarchy
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.full_domain.lattice import IntArray, LevelHierarchy
 from anonsql.hierarchies.io import hierarchy_key
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import PartStats, PrivacyModel
+from anonsql.privacy.table_level import TableLevelModel, smallest_classes_to_suppress
+from anonsql.risk.classes import ClassSizes
 from anonsql.sql import Relation, TableName
 
 BoolArray = npt.NDArray[np.bool_]
@@ -69,6 +71,8 @@ class FrequencyTable:
     leaf_counts: tuple[IntArray, ...]
     global_counts: tuple[IntArray, ...]
     seconds: float
+    #: per sensitive column, the text of each code (None for NULL), when a model reads it
+    sensitive_values: tuple[tuple[str | None, ...], ...] = ()
 
     def sensitive_code(self, column: str) -> str:
         return f"s{self.sensitive.index(column)}"
@@ -174,14 +178,17 @@ class NodeStats:
     profile: tuple[tuple[IntArray, IntArray], ...] | None = field(default=None, compare=False)
 
 
-#: Models whose failing classes, once suppressed, never become more numerous when classes merge
-#: (so anonymity with a suppression budget is monotone in the lattice, as ARX treats them).
-MONOTONE_WITH_SUPPRESSION = frozenset({"k_anonymity", "distinct_l_diversity"})
+def size_only(model: PrivacyModel) -> bool:
+    """Whether the model holds on a class exactly when it has at least ``min_rows()`` rows
+    (its bounds are class sizes and express all it asks), so a node's classes can be reduced in
+    the engine to one row."""
+    bounds = model.bounds()
+    return (
+        bool(bounds)
+        and all(b.kind == "class_size" for b in bounds)
+        and not (model.counts_persons or model.table_level or model.requires)
+    )
 
-
-#: Models that hold on a class exactly when it has at least ``min_rows()`` rows, so a node's
-#: classes can be reduced in the engine to one row.
-SIZE_ONLY = frozenset({"k_anonymity"})
 
 #: Nodes are evaluated in one batch statement (:meth:`NodeEvaluator.prefetch`) when the source
 #: rows times the nodes stay below this: on small sources a statement's fixed cost (parsing it,
@@ -202,6 +209,8 @@ class ClassTable:
     nodes: npt.NDArray[np.int64]
     counts: IntArray
     suppressed: BoolArray
+    #: whether the table-level models hold once the suppressed classes are left out
+    table_holds: bool = True
 
 
 @dataclass(frozen=True)
@@ -248,12 +257,20 @@ class NodeEvaluator:
         if not models:
             raise SpecError("privacy", "no privacy model is declared", "declare k_anonymity")
         for model in models:
-            if model.needs_person or model.person_level:
+            if model.needs_person or model.counts_persons:
                 raise SpecError(
                     "privacy",
                     f"{model.name} protects persons with several rows, which full-domain search "
                     "does not model",
                     "use the one_to_many algorithm",
+                )
+            unsupported = model.requires - {"sensitive_values"}
+            if unsupported:
+                raise SpecError(
+                    "privacy",
+                    f"{model.name} reads {', '.join(sorted(unsupported))}, which full-domain "
+                    "search does not compute",
+                    "check the model on the release with `anonsql check`",
                 )
             if budget > 0 and not model.supports_suppression:
                 raise SpecError(
@@ -272,8 +289,15 @@ class NodeEvaluator:
         self.engine = freq.engine
         self.models = list(models)
         self.budget = budget
-        self.k_only = all(m.name in SIZE_ONLY for m in self.models)
+        self.k_only = all(size_only(m) for m in self.models)
         self.k = max(m.min_rows() for m in self.models)
+        self.table_models = [m for m in self.models if isinstance(m, TableLevelModel)]
+        if len(self.table_models) != sum(m.table_level for m in self.models):
+            raise SpecError(
+                "privacy",
+                "a table-level model does not derive from TableLevelModel",
+                "derive it from anonsql.privacy.table_level.TableLevelModel",
+            )
         self.columns_read = sorted(
             {m.sensitive_column for m in self.models if m.needs_sensitive and m.sensitive_column}
         )
@@ -294,7 +318,7 @@ class NodeEvaluator:
         generalizations are anonymous, a non-anonymous node's specializations are not."""
         if not all(m.monotonic for m in self.models):
             return False
-        return self.budget == 0 or all(m.name in MONOTONE_WITH_SUPPRESSION for m in self.models)
+        return self.budget == 0 or all(m.monotonic_with_suppression for m in self.models)
 
     @property
     def monotone_without_suppression(self) -> bool:
@@ -489,7 +513,7 @@ class NodeEvaluator:
             suppressed_classes=int(suppressed.sum()),
             squares_kept=int((kept * kept).sum()),
             squares=int((counts * counts).sum()),
-            anonymous=suppressed_rows <= self.budget,
+            anonymous=suppressed_rows <= self.budget and table.table_holds,
             profile=_profile(nodes, counts, suppressed),
         )
 
@@ -520,19 +544,45 @@ class NodeEvaluator:
         assert nodes is not None and counts is not None
         codes = nodes
         nodes = self._node_ids(levels, codes)
+        index = {c: self.freq.sensitive.index(c) for c in self.columns_read}
         parts = PartStats(
             counts=counts,
             histograms=histograms,
-            global_counts={
-                c: self.freq.global_counts[self.freq.sensitive.index(c)] for c in self.columns_read
+            global_counts={c: self.freq.global_counts[i] for c, i in index.items()},
+            values={
+                c: self.freq.sensitive_values[i]
+                for c, i in index.items()
+                if i < len(self.freq.sensitive_values)
             },
         )
         holds = np.ones(len(counts), dtype=bool)
         for model in self.models:
             holds &= model.holds(parts)
+        table_holds = self._table_level(counts, holds)
         if int(counts[~holds].sum()) > self.budget and len(counts) * ROLLUP_SHRINK <= source.rows:
             self._maybe_rollup(levels, source, len(counts))
-        return ClassTable(codes=codes, nodes=nodes, counts=counts, suppressed=~holds)
+        return ClassTable(
+            codes=codes, nodes=nodes, counts=counts, suppressed=~holds, table_holds=table_holds
+        )
+
+    def _table_level(self, counts: IntArray, holds: BoolArray) -> bool:
+        """Enforce the table-level models on the kept classes: suppress the fewest smallest
+        classes (ARX's way) within what is left of the budget; ``holds`` is updated in place.
+        Whether they hold."""
+        if not self.table_models:
+            return True
+        kept = np.flatnonzero(holds)
+        left = self.budget - int(counts[~holds].sum())
+        plan = smallest_classes_to_suppress(
+            ClassSizes.from_class_sizes(counts[kept]), self.table_models, max(left, 0)
+        )
+        if plan is None:
+            return False
+        if plan.classes:
+            # smallest first; among equal sizes the first in code order (deterministic)
+            order = kept[np.lexsort((kept, counts[kept]))]
+            holds[order[: plan.classes]] = False
+        return True
 
     def _profile_query(self, levels: tuple[int, ...]) -> tuple[tuple[IntArray, IntArray], ...]:
         rows = self.engine.query_arrow(

@@ -10,9 +10,7 @@ import pyarrow as pa
 import pytest
 from fd_helpers import SOURCE, WORK, load, random_qids, random_table
 
-from anonsql.engines import Engine
-from anonsql.errors import InfeasibleError
-from anonsql.full_domain import (
+from anonsql.algorithms.full_domain import (
     Lattice,
     NodeEvaluator,
     build_frequency,
@@ -21,6 +19,8 @@ from anonsql.full_domain import (
     make_objective,
     suppression_budget,
 )
+from anonsql.engines import Engine
+from anonsql.errors import InfeasibleError
 from anonsql.privacy.registry import models_from_entries
 
 OBJECTIVES: list[tuple[str, dict[str, Any]]] = [

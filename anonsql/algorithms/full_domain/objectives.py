@@ -35,9 +35,9 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from anonsql.algorithms.full_domain.frequency import NodeStats
+from anonsql.algorithms.full_domain.lattice import FloatArray, IntArray, LevelHierarchy
 from anonsql.errors import SpecError
-from anonsql.full_domain.frequency import NodeStats
-from anonsql.full_domain.lattice import FloatArray, IntArray, LevelHierarchy
 
 LevelMatrix = npt.NDArray[Any]
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from fd_helpers import SOURCE, WORK, adult_arx, load, random_qids, random_table, reference
 
+from anonsql.algorithms.full_domain import Lattice, NodeEvaluator, build_frequency, make_objective
+from anonsql.algorithms.full_domain.objectives import Marginals
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.full_domain import Lattice, NodeEvaluator, build_frequency, make_objective
-from anonsql.full_domain.objectives import Marginals
 from anonsql.privacy.registry import models_from_entries
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 from fd_helpers import SOURCE, WORK, adult_arx, load
 
-from anonsql.engines import Engine
-from anonsql.full_domain import (
+from anonsql.algorithms.full_domain import (
     NodeEvaluator,
     build_frequency,
     full_domain_search,
     make_objective,
     suppression_budget,
 )
+from anonsql.engines import Engine
 from anonsql.privacy.registry import models_from_entries
 
 # (k, suppression limit, ARX's optimal transformation, ARX's information loss)
