@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import pyarrow as pa
 
@@ -13,6 +14,7 @@ from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all
+from anonsql.metrics.risk import risk_settings, settings_of, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
 from anonsql.publish import Release
 from anonsql.release import OutputNames, PublishedRelease
@@ -20,9 +22,12 @@ from anonsql.release import OutputNames, PublishedRelease
 
 @dataclass(frozen=True)
 class Measurement:
-    """The metrics of a release."""
+    """The metrics of a release; the re-identification risk of its source and how risk was
+    measured (:mod:`anonsql.metrics.risk`), for the certificate."""
 
     metrics: tuple[MetricValue, ...]
+    source_risk: Mapping[str, float] = field(default_factory=dict)
+    risk_settings: Mapping[str, Any] = field(default_factory=dict)
 
     def value(self, name: str, attribute: str | None = None) -> float:
         for m in self.metrics:
@@ -38,6 +43,7 @@ def metric_context(
     qids: Sequence[QidInfo],
     models: Sequence[PrivacyModel],
     individuals: int,
+    risk: Mapping[str, Any] | None = None,
 ) -> MetricContext:
     """What the metrics need to measure the release published as ``names``."""
     return MetricContext(
@@ -48,6 +54,7 @@ def metric_context(
         source_rows=individuals,
         k=largest_k(models),
         fingerprints=names.fingerprints if layout == "person" else None,
+        risk=dict(risk or {}),
     )
 
 
@@ -58,7 +65,13 @@ def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
         for a in release.attributes(engine)
     ]
     return metric_context(
-        engine, release.names, release.layout, qids, release.models, release.individuals
+        engine,
+        release.names,
+        release.layout,
+        qids,
+        release.models,
+        release.individuals,
+        settings_of(release.certificate),
     )
 
 
@@ -83,12 +96,19 @@ def measure(release: Release) -> Measurement:
         )
         for d in dims
     ]
-    ctx = metric_context(
-        e, built, layout.name, qids, release.staged.workspace.models, layout.individuals()
-    )
+    ws, resolved = release.staged.workspace, release.staged.resolved
+    settings = risk_settings(resolved.spec, e)
+    ctx = metric_context(e, built, layout.name, qids, ws.models, layout.individuals(), settings)
     metrics = compute_all(ctx)
     e.load_arrow(built.metrics, metrics_table(metrics))
-    return Measurement(tuple(metrics))
+    if ws.person is not None:
+        # persons: their coded QIDs group them as their source values do
+        source = source_figures(
+            e, ws.work("persons"), [d.code for d in dims], settings, with_population=False
+        )
+    else:
+        source = source_figures(e, resolved.source, resolved.qids, settings, with_population=True)
+    return Measurement(tuple(metrics), source, settings)
 
 
 def metrics_table(metrics: Sequence[MetricValue]) -> pa.Table:

@@ -6,10 +6,11 @@ query (rendered by the model ``prepared`` for the table) returns equals what its
 says: the classes where ``holds`` fails plus its ``table_violations`` and, for a table-level
 model, its ``table_level_violations`` (one row when the table violates it). A model that
 ``requires`` a population gets one built here (the table's rows and every other one again, as
-``main.population``), and one that reads the sensitive values' text gets it. The statistics the predicate sees are built here with pandas,
-independently of anonsql's SQL: rows per class for models that count rows, persons per class
-(and their SA fingerprints) for models that count persons. A model added to the registry (or
-through an entry point) is picked up with no edit here.
+``main.population``), and one that reads the sensitive values' text gets it. The statistics the
+predicate sees are built here with pandas, independently of anonsql's SQL: rows per class for
+models that count rows, persons per class (and their SA fingerprints) for models that count
+persons. A model added to the registry (or through an entry point) is picked up with no edit
+here.
 """
 
 from __future__ import annotations
@@ -100,9 +101,7 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
     if any("population" in m.requires for m in models):
         population = population_of(frame, qids)
         engine.drop(POPULATION)
-        engine.load_arrow(
-            POPULATION, pa.table({c: pa.array(list(population[c])) for c in qids})
-        )
+        engine.load_arrow(POPULATION, pa.table({c: pa.array(list(population[c])) for c in qids}))
     try:
         for model in models:
             found = sql_violations(engine, relation, qids, model)

@@ -1,5 +1,6 @@
-"""Risk-based privacy models: hand-computed fixtures, parameter validation, the table-level
-predicate and SQL agreeing on random tables (both engines), k-map per class, suppression."""
+"""Risk-based privacy models (anonsql.privacy: k_map, average_risk, uniqueness, table_level):
+hand-computed fixtures, parameter validation, the table-level predicate and SQL agreeing on
+random tables (both engines), k-map per class, suppression of the smallest classes."""
 
 from __future__ import annotations
 
@@ -18,19 +19,15 @@ from hypothesis import strategies as st
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.privacy.base import PartStats, PrivacyModel
-from anonsql.risk import (
-    AverageReidentificationRisk,
-    ClassSizes,
-    KMap,
-    PopulationModel,
-    PopulationPartStats,
-    PopulationUniqueness,
-    SampleUniqueness,
+from anonsql.privacy.average_risk import AverageReidentificationRisk
+from anonsql.privacy.k_map import KMap
+from anonsql.privacy.table_level import (
     TableLevelModel,
+    size_threshold,
     smallest_classes_to_suppress,
-    violations_query,
 )
-from anonsql.risk.models import size_threshold
+from anonsql.privacy.uniqueness import PopulationUniqueness, SampleUniqueness
+from anonsql.risk import ClassSizes, PopulationModel
 from anonsql.risk.population import estimate
 from anonsql.sql import TableName
 
@@ -45,7 +42,8 @@ def load(engine: Engine, columns: Mapping[str, Any]) -> TableName:
 
 
 def rows_of(engine: Engine, model: PrivacyModel, relation: TableName, qids: list[str]) -> list[Any]:
-    return engine.fetchall(violations_query(engine, model, relation, qids))
+    ready = model.prepared(engine, relation, qids)
+    return engine.fetchall(ready.violations_sql(engine.sql, relation, qids))
 
 
 def model(cls: type[PrivacyModel], **params: Any) -> PrivacyModel:
@@ -77,14 +75,14 @@ def test_average_risk_fixture(engine: Engine) -> None:
     assert holds.holds_table(sizes) and rows_of(engine, holds, relation, QIDS) == []  # type: ignore[attr-defined]
     fails = model(AverageReidentificationRisk, threshold=0.3)
     assert not fails.holds_table(sizes)  # type: ignore[attr-defined]
-    [(statistic, value, bound)] = rows_of(engine, fails, relation, QIDS)
-    assert (statistic, value, bound) == ("average_risk", pytest.approx(0.4), pytest.approx(0.3))
-    at_risk = model(
+    [(average, bound, at_risk)] = rows_of(engine, fails, relation, QIDS)
+    assert (average, bound, at_risk) == (pytest.approx(0.4), pytest.approx(0.3), None)
+    at_risk_model = model(
         AverageReidentificationRisk, threshold=0.5, highest_risk=0.2, records_at_risk=0.4
     )
-    assert not at_risk.holds_table(sizes)  # type: ignore[attr-defined]
-    [(statistic, value, bound)] = rows_of(engine, at_risk, relation, QIDS)
-    assert (statistic, value, bound) == ("records_at_risk", pytest.approx(0.5), pytest.approx(0.4))
+    assert not at_risk_model.holds_table(sizes)  # type: ignore[attr-defined]
+    [(average, bound, at_risk)] = rows_of(engine, at_risk_model, relation, QIDS)
+    assert (average, bound, at_risk) == (pytest.approx(0.4), pytest.approx(0.5), 0.5)
     relaxed = model(
         AverageReidentificationRisk, threshold=0.5, highest_risk=0.5, records_at_risk=0.1
     )
@@ -94,10 +92,8 @@ def test_average_risk_fixture(engine: Engine) -> None:
 def test_sample_uniqueness_fixture(engine: Engine) -> None:
     relation = load(engine, FIXTURE)
     assert rows_of(engine, model(SampleUniqueness, threshold=0.1), relation, QIDS) == []
-    [(statistic, value, bound)] = rows_of(
-        engine, model(SampleUniqueness, threshold=0.05), relation, QIDS
-    )
-    assert (statistic, value, bound) == ("sample_uniqueness", pytest.approx(0.1), 0.05)
+    [(value, bound)] = rows_of(engine, model(SampleUniqueness, threshold=0.05), relation, QIDS)
+    assert (value, bound) == (pytest.approx(0.1), 0.05)
 
 
 def test_population_uniqueness_bound_query(engine: Engine) -> None:
@@ -105,19 +101,19 @@ def test_population_uniqueness_bound_query(engine: Engine) -> None:
     relation = load(engine, columns)
     m = model(PopulationUniqueness, threshold=0.01, estimator="zayatz", population_size=2000)
     assert isinstance(m, PopulationUniqueness)
-    with pytest.raises(AnonsqlError, match="prepare"):
+    with pytest.raises(AnonsqlError, match="prepared"):
         m.violations_sql(engine.sql, relation, QIDS)
     # 100 unique records in 2000 persons: Zayatz gives every sample unique as a population
     # unique, 100 / (100 / 2000) = 2000 uniques, the whole population: violated
-    [(statistic, value, bound)] = rows_of(engine, m, relation, QIDS)
-    assert statistic == "population_uniqueness (zayatz)" and value == pytest.approx(1.0)
+    [(estimator, value, bound, changed)] = rows_of(engine, m, relation, QIDS)
+    assert (estimator, value, bound, changed) == ("zayatz", pytest.approx(1.0), 0.01, 0)
     loose = model(PopulationUniqueness, threshold=1.0, estimator="zayatz", population_size=2000)
     assert rows_of(engine, loose, relation, QIDS) == []
-    # the bound query notices when the relation no longer has the class sizes it was given
-    bound = loose.prepare(engine, relation, QIDS)  # type: ignore[attr-defined]
-    changed = load(engine, {QIDS[0]: ["x", "x"], QIDS[1]: [1, 1]})
-    [(statistic, value, _)] = engine.fetchall(bound.violations_sql(engine.sql, changed, QIDS))
-    assert statistic == "class sizes changed since the estimate" and value == 2.0
+    # the prepared query notices when the relation no longer has the class sizes it was given
+    bound = loose.prepared(engine, relation, QIDS)
+    changed_relation = load(engine, {QIDS[0]: ["x", "x"], QIDS[1]: [1, 1]})
+    [(_, _, _, changed)] = engine.fetchall(bound.violations_sql(engine.sql, changed_relation, QIDS))
+    assert changed == 2
 
 
 def test_population_uniqueness_follows_arx_rules() -> None:
@@ -154,17 +150,22 @@ def test_k_map_per_class(engine: Engine) -> None:
     assert rows == [("b", 2, 2.0)]
     absent = load(engine, {"q": ["a", "y"]})
     assert engine.fetchall(m.violations_sql(engine.sql, absent, ["q"])) == [("y", 1, 0.0)]
-    stats = PopulationPartStats(counts=np.array([1, 2, 1]), population=np.array([5.0, 2.0, 9.0]))
+    stats = PartStats(counts=np.array([1, 2, 1]), population=np.array([5.0, 2.0, 9.0]))
     assert m.holds(stats).tolist() == [True, False, True]
     assert m.holds(stats.take(np.array([1]))).tolist() == [False]
     with pytest.raises(AnonsqlError, match="population sizes"):
         m.holds(PartStats(counts=np.array([1])))
 
 
-def test_table_level_holds_gives_one_verdict_for_the_batch() -> None:
+def test_table_level_models_judge_the_table_not_a_class() -> None:
     parts = PartStats(counts=np.array([1, 2, 2, 5]))
-    assert model(AverageReidentificationRisk, threshold=0.4).holds(parts).tolist() == [True] * 4
-    assert model(SampleUniqueness, threshold=0.05).holds(parts).tolist() == [False] * 4
+    average, unique = (
+        model(AverageReidentificationRisk, threshold=0.4),
+        model(SampleUniqueness, threshold=0.05),
+    )
+    assert average.holds(parts).tolist() == unique.holds(parts).tolist() == [True] * 4
+    assert average.table_level_violations(parts) == 0
+    assert unique.table_level_violations(parts) == 1
 
 
 def test_parameters_are_validated() -> None:
@@ -288,7 +289,7 @@ def test_k_map_sql_and_predicate_agree(
     )
     assert sorted(engine.fetchall(m.violations_sql(engine.sql, s, ["q"]))) == expected
     values = sorted(in_sample)
-    stats = PopulationPartStats(
+    stats = PartStats(
         counts=np.array([in_sample[v] for v in values], np.int64),
         population=np.array([in_population[v] for v in values], np.float64),
     )

@@ -1,5 +1,5 @@
-"""Every statement the risk package generates, per engine, kept as a snapshot and executed while
-it is recorded. Regenerate with
+"""Every statement the risk package and the ARX models added beside it generate, per engine, kept
+as a snapshot and executed while it is recorded. Regenerate with
 ``UPDATE_SNAPSHOTS=1 pytest tests/risk/test_risk_sql_snapshots.py``."""
 
 from __future__ import annotations
@@ -10,17 +10,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from anonsql.engines import Engine
+from anonsql.privacy import PRIVACY_MODELS
 from anonsql.privacy.base import PrivacyModel
-from anonsql.risk import (
-    AverageReidentificationRisk,
-    KMap,
-    PopulationModel,
-    PopulationTable,
-    PopulationUniqueness,
-    SampleUniqueness,
-    measure_risk,
-    violations_query,
-)
+from anonsql.risk import PopulationModel, PopulationTable, measure_risk
 from anonsql.sql import TableName
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -31,7 +23,14 @@ def test_risk_sql_matches_snapshot(engine: Engine) -> None:
     sample, population = TableName("sample", "main"), TableName("population", "main")
     engine.load_arrow(
         sample,
-        pa.table({QIDS[0]: ["1", "1", "2", None], QIDS[1]: [30, 30, 40, 50], "w": [2.0] * 4}),
+        pa.table(
+            {
+                QIDS[0]: ["1", "1", "2", None],
+                QIDS[1]: [30, 30, 40, 50],
+                "w": [2.0] * 4,
+                "sa": ["a", "b", "a", None],
+            }
+        ),
     )
     engine.load_arrow(
         population, pa.table({QIDS[0]: ["1", "2", None], QIDS[1]: [30, 40, 50], "n": [9, 3, 4]})
@@ -42,16 +41,29 @@ def test_risk_sql_matches_snapshot(engine: Engine) -> None:
         engine, sample, QIDS, population_table=PopulationTable(population, "n"), weight="w"
     )
     measure_risk(engine, sample, QIDS, population=PopulationModel(100))
-    models: list[PrivacyModel] = [
-        KMap.from_spec({"k": 5, "population": "main.population", "count": "n"}, key="k"),
-        AverageReidentificationRisk.from_spec(
-            {"threshold": 0.5, "highest_risk": 0.2, "records_at_risk": 0.1}, key="a"
+    entries = [
+        ("k_map", {"k": 5, "population": "main.population", "count": "n"}),
+        (
+            "average_reidentification_risk",
+            {"threshold": 0.5, "highest_risk": 0.2, "records_at_risk": 0.1},
         ),
-        SampleUniqueness.from_spec({"threshold": 0.1}, key="s"),
-        PopulationUniqueness.from_spec({"threshold": 0.1, "population_size": 100}, key="p"),
+        ("sample_uniqueness", {"threshold": 0.1}),
+        ("population_uniqueness", {"threshold": 0.1, "population_size": 100}),
+        ("alpha_k_anonymity", {"column": "sa", "k": 2, "alpha": 0.5}),
+        ("delta_disclosure_privacy", {"column": "sa", "delta": 1.0}),
+        ("basic_beta_likeness", {"column": "sa", "beta": 1.0}),
+        ("enhanced_beta_likeness", {"column": "sa", "beta": 1.0}),
+        (
+            "hierarchical_t_closeness",
+            {"column": "sa", "t": 0.2, "hierarchy": [["a", "A", "*"], ["b", "A", "*"]]},
+        ),
+    ]
+    models: list[PrivacyModel] = [
+        PRIVACY_MODELS.get(name).from_spec(params, key=name) for name, params in entries
     ]
     for model in models:
-        engine.fetchall(violations_query(engine, model, sample, QIDS))
+        ready = model.prepared(engine, sample, QIDS)
+        engine.fetchall(ready.violations_sql(engine.sql, sample, QIDS))
     engine.listeners.remove(statements.append)
     text = "\n".join(s + ";" for s in statements) + "\n"
     path = SNAPSHOTS / engine.dialect / "risk.sql"

@@ -90,7 +90,8 @@ def stats_of(
     np.add.at(histogram, (classes, codes), 1)
     totals = np.bincount(codes, minlength=width).astype(np.int64)
     keyed = {model.sensitive_column or column: histogram} if model.needs_sensitive else {}
-    values = {k: _text(units[column]) for k in keyed} if "sensitive_values" in model.requires else {}
+    reads_text = "sensitive_values" in model.requires
+    values = {k: _text(units[column]) for k in keyed} if reads_text else {}
     sizes = None
     if "population" in model.requires:
         assert population is not None, f"{model.name} needs a population table"
