@@ -15,6 +15,10 @@ import pyarrow as pa
 
 from anonsql.errors import HierarchyError
 
+#: Levels a hierarchy may have above its leaves (deeper ones are mistakes, e.g. masking a long
+#: text one character at a time).
+MAX_LEVELS = 64
+
 
 @dataclass(frozen=True)
 class Node:
@@ -64,6 +68,14 @@ class Hierarchy:
         #: The paths as given, repeats kept: ARX's positional levels (label ``l`` of a line is
         #: its value's generalization at level ``l``), which full-domain search reads.
         self.rows: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in paths)
+        for path, line in zip(paths, line_numbers, strict=True):
+            if len(path) > MAX_LEVELS + 1:
+                raise HierarchyError(
+                    name,
+                    f"{origin} line {line}: {len(path) - 1} levels above the leaf, more than the "
+                    f"{MAX_LEVELS} a hierarchy may have",
+                    "use fewer levels (builders: set `levels` or a larger `step`)",
+                )
         collapsed = [_collapse(p) for p in paths]
         self._build(collapsed, line_numbers)
 

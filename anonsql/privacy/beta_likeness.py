@@ -40,6 +40,8 @@ class BetaLikeness(SensitiveModel):
 
     Params = BetaLikenessParams
     supports_suppression = False
+    # p(s) is the whole relation's distribution: withholding a class moves it
+    guard = "table"
     reference = REFERENCE
     #: Whether the bound is ``min(beta, -ln p(s))`` (enhanced) rather than ``beta``.
     enhanced: ClassVar[bool] = False

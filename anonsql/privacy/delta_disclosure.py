@@ -37,6 +37,8 @@ class DeltaDisclosurePrivacy(SensitiveModel):
     Params = DeltaDisclosureParams
     monotonic = False
     supports_suppression = False
+    # p_table is the whole relation's distribution: withholding a class moves it
+    guard = "table"
     reference = (
         "J. Brickell, V. Shmatikov, The Cost of Privacy: Destruction of Data-Mining Utility in "
         "Anonymized Data Publishing, KDD 2008"

@@ -84,6 +84,8 @@ class HierarchicalTCloseness(SensitiveModel):
     Params = HierarchicalTClosenessParams
     requires = frozenset({"sensitive_values"})
     supports_suppression = False
+    # Q is the whole relation's distribution: withholding a class moves it
+    guard = "table"
     reference = (
         "N. Li, T. Li, S. Venkatasubramanian, t-Closeness: Privacy Beyond k-Anonymity and "
         "l-Diversity, ICDE 2007"

@@ -29,6 +29,8 @@ class TableLevelModel(PrivacyModel):
     """Base of models bounding statistics of the whole table (ARX's risk thresholds)."""
 
     table_level = True
+    # the verdict is the whole table's
+    guard = "table"
 
     @abstractmethod
     def holds_table(self, sizes: ClassSizes) -> bool:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.privacy.average_risk import AverageReidentificationRisk
+from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.privacy.k_map import KMap
 from anonsql.privacy.table_level import (
     TableLevelModel,
