@@ -1,6 +1,7 @@
 SELECT column_name, data_type FROM information_schema."columns" WHERE table_schema = 'main' AND table_name = 'visits' ORDER BY ordinal_position;
 SELECT COUNT(*) AS "rows", COUNT(*) - COUNT("age") AS "nulls0", COUNT(*) - COUNT("gender") AS "nulls1", COUNT(*) - COUNT("zip") AS "nulls2" FROM "main"."visits" AS src;
 SELECT COUNT(DISTINCT "pid") AS persons, COUNT(*) - COUNT("pid") AS null_persons, COUNT(*) - COUNT("disease") AS null_items, COUNT(DISTINCT "disease") AS items FROM "main"."visits" AS src;
+SELECT schema_name FROM information_schema.schemata WHERE STARTS_WITH(schema_name, 'anonsql_work_') ORDER BY schema_name;
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
@@ -208,8 +209,10 @@ SELECT COUNT(*) FROM "anon"."visits__by_person" AS r;
 CREATE TABLE "anon"."visits__classes" AS SELECT "age", "gender", "zip", COUNT(*) AS class_size, COUNT(DISTINCT "disease") AS "distinct disease" FROM "anon"."visits__by_person" GROUP BY "age", "gender", "zip";
 SELECT COUNT(*) AS classes, SUM(n) AS published, SUM(n * n) AS squares FROM (SELECT COUNT(*) AS n FROM "anon"."visits__by_person" GROUP BY "age", "gender", "zip") AS c;
 SELECT COUNT(*) AS published, SUM("h0".ncp) AS "penalty0", SUM(CASE WHEN "h0".label IS NULL THEN 1 ELSE 0 END) AS "unmatched0", SUM("h1".ncp) AS "penalty1", SUM(CASE WHEN "h1".label IS NULL THEN 1 ELSE 0 END) AS "unmatched1", SUM("h2".ncp) AS "penalty2", SUM(CASE WHEN "h2".label IS NULL THEN 1 ELSE 0 END) AS "unmatched2" FROM "anon"."visits__by_person" AS r LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h0" ON "h0".attribute = 'age' AND "h0".label = CAST(r."age" AS TEXT) LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h1" ON "h1".attribute = 'gender' AND "h1".label = CAST(r."gender" AS TEXT) LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h2" ON "h2".attribute = 'zip' AND "h2".label = CAST(r."zip" AS TEXT);
+WITH class_rows AS (SELECT CAST(COUNT(*) AS BIGINT) AS n FROM "anon"."visits__by_person" GROUP BY "age", "gender", "zip") SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes FROM class_rows GROUP BY n ORDER BY n;
 SELECT SUM(items * ncp) AS penalty, SUM(items) AS items FROM "anon"."visits__fingerprints";
 CREATE TABLE "anon"."visits__metrics" AS SELECT * FROM "__anonsql_arrow_N";
+WITH class_rows AS (SELECT CAST(COUNT(*) AS BIGINT) AS n FROM "anonsql_work_RUN"."persons" GROUP BY "q0", "q1", "q2") SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes FROM class_rows GROUP BY n ORDER BY n;
 SELECT column_name, data_type FROM information_schema."columns" WHERE table_schema = 'anon_private' AND table_name = 'visits__source' ORDER BY ordinal_position;
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "disease") % 1000000007), 0) AS checksum FROM "anon_private"."visits__source" AS r;
 CREATE TABLE "anon"."visits__certificate" AS SELECT * FROM "__anonsql_arrow_N";
