@@ -259,10 +259,13 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
         _relation(output, "output"),
         fix="name the QIDs and models explicitly with `anonsql check`",
     )
-    checks = LAYOUTS.get(release.layout).planned_checks(
+    layout = LAYOUTS.get(release.layout)
+    checks = layout.planned_checks(
         release.names, release.qids, release.models, release.person_column
     )
-    return run_checks(engine, release.names.main, checks)
+    result = run_checks(engine, release.names.main, checks)
+    own = layout.release_violations(engine, release.names, release.certificate)
+    return CheckResult(result.relation, {**result.violations, **own})
 
 
 def _relation(relation: str | TableName, key: str) -> TableName:

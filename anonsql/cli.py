@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import click
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from anonsql import api
@@ -57,7 +58,10 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
             err.print(
-                f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True
+                f"[bold red]error:[/bold red] {escape(str(exc))}",
+                highlight=False,
+                markup=True,
+                soft_wrap=True,
             )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
@@ -87,10 +91,38 @@ def main() -> None:
 @main.command()
 @click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option(
+    "--dbt-project",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A dbt project: the connection comes from its profile, and the spec's source may be "
+    "source('s', 't') or ref('m') (needs anonsql[dbt]).",
+)
+@click.option("--target", help="The dbt target (default: the profile's).")
+@click.option(
+    "--profiles-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where profiles.yml is (default: as dbt looks for it).",
+)
 @handle_errors
-def run(spec: Path, quiet: bool) -> None:
+def run(
+    spec: Path,
+    quiet: bool,
+    dbt_project: Path | None,
+    target: str | None,
+    profiles_dir: Path | None,
+) -> None:
     """Anonymize and publish as declared in SPEC (a YAML file)."""
-    result = api.run(spec, progress=None if quiet else _progress)
+    progress = None if quiet else _progress
+    if dbt_project is not None:
+        from anonsql.dbt import run_in_project
+
+        result = run_in_project(
+            spec, dbt_project, target=target, profiles_dir=profiles_dir, progress=progress
+        )
+    elif target is not None or profiles_dir is not None:
+        raise SpecError("--target", "needs --dbt-project", "give the dbt project with it")
+    else:
+        result = api.run(spec, progress=progress)
     print_result(result)
 
 

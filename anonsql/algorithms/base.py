@@ -24,7 +24,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from anonsql.errors import SpecError
+from anonsql.engines.types import ColumnInfo
 from anonsql.privacy.base import PrivacyModel
+from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error
 from anonsql.workspace import Workspace
 
@@ -96,6 +98,11 @@ class Algorithm(ABC):
     #: Whether the algorithm judges whole candidate releases, so it can enforce table-level
     #: models (``PrivacyModel.table_level``); algorithms that decide a split at a time cannot.
     enforces_table_level: ClassVar[bool] = False
+    #: Whether the release publishes the sensitive and insensitive columns unchanged (then the
+    #: resolve step refuses those that determine a quasi-identifier and the measure step
+    #: measures what they expose); False for algorithms that transform every column they
+    #: publish (e.g. ``personalized``: sensitive values in buckets).
+    publishes_unchanged: ClassVar[bool] = True
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options
@@ -132,6 +139,13 @@ class Algorithm(ABC):
                     "judge while it splits",
                     _able(lambda a: a.enforces_table_level, "check it with `anonsql check`"),
                 )
+
+    def bind(self, spec: Spec, columns: Sequence[ColumnInfo]) -> Algorithm:
+        """The algorithm with what it reads of the spec beyond its options (e.g. the roles of
+        columns, the seed), checked against the source's ``columns`` with a SpecError naming
+        the key. Called by the resolve step after :meth:`check_models`; most algorithms read
+        nothing more and return themselves."""
+        return self
 
     @abstractmethod
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:

@@ -1,4 +1,5 @@
-"""Release layouts: one row per individual (``record``) and 1:M data (``person``)."""
+"""Release layouts: one row per individual (``record``), 1:M data (``person``) and personalized
+publishing with several sensitive attributes (``personalized``)."""
 
 from anonsql.layouts.base import Layout
 from anonsql.layouts.registry import LAYOUTS

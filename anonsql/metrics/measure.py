@@ -125,7 +125,7 @@ def measure(release: Release) -> Measurement:
     ws, resolved = release.staged.workspace, release.staged.resolved
     settings = risk_settings(resolved.spec, e)
     ctx = metric_context(e, built, layout.name, qids, ws.models, layout.individuals(), settings)
-    metrics = compute_all(ctx)
+    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
     if ws.person is not None:
         # persons: their coded QIDs group them as their source values do

@@ -68,6 +68,9 @@ class RunResult:
                     "acknowledged: determines " + ", ".join(found["acknowledged_determines"])
                 )
             lines.append((f"column {column} published unchanged", "; ".join(parts)))
+        # a layout may record lines of its own and the companions it published
+        lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
+        also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
         p = self.partitioning
         lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
         lines.append(("time", f"{cert['seconds']:.2f} s"))

@@ -52,6 +52,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     dims = quasi_identifiers(spec, types)
     models = build_models(spec)
     algorithm.check_models(models)
+    algorithm = algorithm.bind(spec, catalog)
     fingerprints = fingerprint_column(spec, models)
     order = list(spec.columns)
     record_level = [m for m in models if not m.counts_persons]
@@ -96,7 +97,9 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
 
     roles = {name: col.role for name, col in spec.columns.items()}
     passthrough = [
-        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
+        c.name
+        for c in catalog
+        if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE) and algorithm.publishes_unchanged
     ]
     unchanged = [c for c in passthrough if c != fingerprints]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
