@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from anonsql.errors import SpecError
 from anonsql.engines.types import ColumnInfo
+from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error

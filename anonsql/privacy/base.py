@@ -177,6 +177,10 @@ class PrivacyModel(ABC):
     #: judges all the classes of a table together, and the violation query returns one row
     #: when the table violates the model.
     table_level: ClassVar[bool] = False
+    #: Whether the dbt package generates a generic test for the model (``anonsql.dbt``): False
+    #: for models whose template takes values computed in Python (population estimates,
+    #: thresholds translated to class sizes, hierarchies); ``anonsql check`` checks them.
+    dbt_test: ClassVar[bool] = True
     #: What the predicate reads besides class sizes and sensitive histograms, by the names of
     #: :class:`PartStats`' fields: ``"population"`` (each part's persons in a population
     #: table), ``"sensitive_values"`` (the text of the sensitive codes). An algorithm that

@@ -38,6 +38,8 @@ class BetaLikeness(SensitiveModel):
     published relation's, which suppression would change: no suppression.
     """
 
+    dbt_test = False  # not yet in the dbt package: anonsql check
+
     Params = BetaLikenessParams
     supports_suppression = False
     # p(s) is the whole relation's distribution: withholding a class moves it

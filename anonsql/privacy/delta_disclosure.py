@@ -33,6 +33,8 @@ class DeltaDisclosurePrivacy(SensitiveModel):
     relation's, which suppression would change: no suppression.
     """
 
+    dbt_test = False  # not yet in the dbt package: anonsql check
+
     name = "delta_disclosure_privacy"
     Params = DeltaDisclosureParams
     monotonic = False

@@ -80,6 +80,8 @@ class HierarchicalTCloseness(SensitiveModel):
     relation's, which suppression would change: no suppression.
     """
 
+    dbt_test = False  # not yet in the dbt package: anonsql check
+
     name = "hierarchical_t_closeness"
     Params = HierarchicalTClosenessParams
     requires = frozenset({"sensitive_values"})

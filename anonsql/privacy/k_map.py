@@ -37,6 +37,8 @@ class KMap(PrivacyModel):
     serves ``anonsql check`` on any relation.
     """
 
+    dbt_test = False  # not yet in the dbt package: anonsql check
+
     name = "k_map"
     Params = KMapParams
     requires = frozenset({"population"})
