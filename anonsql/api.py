@@ -23,6 +23,8 @@ from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import read_release
 from anonsql.report import RunResult
 from anonsql.resolve import table_columns
+from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_risk
+from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
@@ -184,6 +186,59 @@ def query_accuracy(
     )
 
 
+def risk(
+    engine: Engine,
+    relation: str | TableName,
+    qids: Sequence[str],
+    *,
+    population: str | TableName | None = None,
+    population_count: str | None = None,
+    population_size: int | None = None,
+    region: str | None = None,
+    weight: str | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> RiskReport:
+    """Re-identification risk of any table or view, given its quasi-identifiers, as ARX and
+    sdcMicro report it (:class:`~anonsql.risk.RiskReport`): prosecutor, journalist and marketer
+    risk, records at risk above ``threshold``, sample uniques and population-uniqueness
+    estimates. Works before anonymizing, on a release, or on any relation.
+
+    ``population`` names a table of the population (the same QID columns, one row per person or
+    a ``population_count`` column): journalist and marketer risk then use it. The population size
+    the estimates assume is ``population_size``, else one of ARX's ``region`` s, else the
+    population table's persons, else the sum of the ``weight`` column (sampling weights), else
+    ARX's default (the USA).
+    """
+    rel = _relation(relation, "relation")
+    columns = [c.name for c in table_columns(engine, rel, "relation")]
+    for name in [*qids, *([weight] if weight else [])]:
+        if name not in columns:
+            raise SpecError(
+                f"column {name!r}",
+                f"not a column of {rel}",
+                f"the columns are: {', '.join(columns)}",
+            )
+    if population_size is not None and region is not None:
+        raise SpecError("population_size", "a size and a region both given", "give one of them")
+    model = None
+    if population_size is not None:
+        model = PopulationModel(population_size)
+    elif region is not None:
+        model = PopulationModel.for_region(region)
+    table = None
+    if population is not None:
+        table = PopulationTable(_relation(population, "population"), population_count)
+    return measure_risk(
+        engine,
+        rel,
+        list(qids),
+        population=model,
+        population_table=table,
+        weight=weight,
+        threshold=threshold,
+    )
+
+
 def status(engine: Engine, output: str | TableName) -> ReleaseStatus:
     """A published release against its source now: rows certified, in the source, released,
     withheld by the live view's guard, not covered, and whether the release is stale."""
@@ -227,6 +282,7 @@ __all__ = [
     "metrics",
     "open_engine",
     "query_accuracy",
+    "risk",
     "run",
     "status",
 ]

@@ -30,6 +30,7 @@ from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.privacy.check import CheckResult
 from anonsql.report import RunResult
+from anonsql.risk import RiskReport
 from anonsql.samples import (
     MULTI_TABLE_SAMPLES,
     SAMPLES,
@@ -246,6 +247,52 @@ def metrics(
 
 
 @main.command()
+@click.option("--database", required=True, help="Database path (DuckDB) or DSN (postgres).")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option("--relation", required=True, help="schema.table or view to measure.")
+@click.option("--qid", "qids", multiple=True, required=True, help="A quasi-identifier (repeat).")
+@click.option("--population", help="schema.table of the population (journalist, marketer risk).")
+@click.option("--population-count", help="The population table's column counting persons.")
+@click.option("--population-size", type=click.IntRange(min=1), help="Persons in the population.")
+@click.option("--region", help="One of ARX's regions as the population (default: USA).")
+@click.option("--weight", help="A column of sampling weights (sdcMicro's individual risk).")
+@click.option(
+    "--threshold",
+    default=0.2,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="A record is at risk above this re-identification probability.",
+)
+@handle_errors
+def risk(
+    database: str,
+    engine_name: str,
+    relation: str,
+    qids: tuple[str, ...],
+    population: str | None,
+    population_count: str | None,
+    population_size: int | None,
+    region: str | None,
+    weight: str | None,
+    threshold: float,
+) -> None:
+    """Measure the re-identification risk of any table or view, given its QIDs."""
+    with api.connect_database(engine_name, database, must_exist=True) as engine:
+        report = api.risk(
+            engine,
+            relation,
+            list(qids),
+            population=population,
+            population_count=population_count,
+            population_size=population_size,
+            region=region,
+            weight=weight,
+            threshold=threshold,
+        )
+    print_risk(relation, report)
+
+
+@main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
 @click.option("--engine", "engine_name", default="duckdb", show_default=True)
@@ -437,6 +484,21 @@ def print_metrics(values: list[MetricValue]) -> None:
     for m in values:
         table.add_row(m.name, m.attribute or "", f"{m.value:.4f}")
     out.print(table)
+
+
+def print_risk(relation: str, report: RiskReport) -> None:
+    table = Table(title=f"re-identification risk of {relation}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for name, value in report.figures().items():
+        table.add_row(name, f"{value:.6g}")
+    out.print(table)
+    source = "the population table" if report.journalist_source == "population" else "the sample"
+    out.print(
+        f"journalist risk from {source}; records at risk: individual risk above "
+        f"{report.threshold:g}",
+        highlight=False,
+    )
 
 
 def print_query_accuracy(result: QueryAccuracy) -> None:

@@ -460,7 +460,11 @@ def status_macro() -> str:
 def builtin_models() -> list[type[PrivacyModel]]:
     """The registered models that anonsql ships (entry-point models of other packages have
     templates the package cannot see)."""
-    return [cls for _, cls in PRIVACY_MODELS.items() if cls.__module__.startswith("anonsql.")]
+    return [
+        cls
+        for _, cls in PRIVACY_MODELS.items()
+        if cls.__module__.startswith("anonsql.") and cls.dbt_test
+    ]
 
 
 def generate() -> dict[Path, str]:

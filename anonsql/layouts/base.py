@@ -117,6 +117,9 @@ class Layout(ABC):
             e.run("publish/frozen", target=target, released=released)
             return
         renderer = SqlRenderer(TEMPLATE_DIALECT, e.sql.defaults)
+        # a model whose statistic SQL cannot compute (a population-uniqueness estimate) is bound
+        # to the released rows now; its guard then withholds the release once they change
+        models = [m.prepared(e, released, self.qids) for m in models]
         stages = guard_stages(renderer, models, self.qids, person)
         e.run(
             "publish/guarded",

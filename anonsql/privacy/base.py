@@ -13,8 +13,11 @@ A privacy model has three faces that must agree:
 A model also **declares** what other code may rely on, as class attributes and small methods:
 whether it reads a sensitive column or a person column, whether it counts persons, whether it is
 monotonic and supports suppression, the bounds it sets on every class (:meth:`bounds`), the
-smallest class it can hold on (:meth:`min_rows`), and the column types it accepts
-(:meth:`check_columns`). Algorithms consult these declarations, never concrete model classes.
+smallest class it can hold on (:meth:`min_rows`), the column types it accepts
+(:meth:`check_columns`), what its predicate reads beyond class sizes and sensitive histograms
+(:attr:`PrivacyModel.requires`) and whether it bounds statistics of the whole table
+(:attr:`PrivacyModel.table_level`). Algorithms consult these declarations, never concrete model
+classes.
 
 Every registered model is held to its SQL query == its predicate by the conformance suite
 (``tests/conformance``), on random tables built from its :attr:`examples`.
@@ -25,7 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +40,9 @@ from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
 from anonsql.sql import Relation, SqlRenderer
+
+if TYPE_CHECKING:
+    from anonsql.engines import Engine
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -58,11 +64,18 @@ class PartStats:
 
     Histograms are sparse, in the representation of :mod:`anonsql.privacy.histograms` (read
     them through its functions); a dense 2D array given here is converted.
+
+    What some models read besides (declared in :attr:`PrivacyModel.requires`):
+    ``population[i]``, the persons of a population table in part ``i``'s class
+    (``"population"``), and ``values[column][v]``, the text of the value with code ``v``
+    (``"sensitive_values"``; None for NULL).
     """
 
     counts: IntArray
     histograms: dict[str, Histogram] = field(default_factory=dict)
     global_counts: dict[str, IntArray] = field(default_factory=dict)
+    population: FloatArray | None = None
+    values: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.histograms = {c: hist.as_histogram(h) for c, h in self.histograms.items()}
@@ -76,6 +89,8 @@ class PartStats:
             counts=self.counts[index],
             histograms={c: hist.take(h, index) for c, h in self.histograms.items()},
             global_counts=self.global_counts,
+            population=None if self.population is None else self.population[index],
+            values=self.values,
         )
 
 
@@ -152,6 +167,25 @@ class PrivacyModel(ABC):
     guard: ClassVar[Literal["class", "person", "table"]] = "class"
     #: Whether the model still holds, as checked, after rows are suppressed during the search.
     supports_suppression: ClassVar[bool] = True
+    #: Whether, once the classes it fails on are suppressed, merging classes never makes more
+    #: rows fail (a failing class merged with any other fails as a whole or not at all): a
+    #: full-domain search may then treat "anonymous within a suppression budget" as monotone in
+    #: the lattice (ARX's ``isMonotonicWithSuppression``).
+    monotonic_with_suppression: ClassVar[bool] = False
+    #: Whether the model bounds statistics of the whole table (ARX's risk thresholds) rather
+    #: than each class: :meth:`holds` then accepts every class, :meth:`table_level_violations`
+    #: judges all the classes of a table together, and the violation query returns one row
+    #: when the table violates the model.
+    table_level: ClassVar[bool] = False
+    #: Whether the dbt package generates a generic test for the model (``anonsql.dbt``): False
+    #: for models whose template takes values computed in Python (population estimates,
+    #: thresholds translated to class sizes, hierarchies); ``anonsql check`` checks them.
+    dbt_test: ClassVar[bool] = True
+    #: What the predicate reads besides class sizes and sensitive histograms, by the names of
+    #: :class:`PartStats`' fields: ``"population"`` (each part's persons in a population
+    #: table), ``"sensitive_values"`` (the text of the sensitive codes). An algorithm that
+    #: cannot supply them refuses the model.
+    requires: ClassVar[frozenset[str]] = frozenset()
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
     #: Example parameters for the conformance suite (``column`` is added for models that read
@@ -201,6 +235,17 @@ class PrivacyModel(ABC):
         class (e.g. SA-fingerprint buckets below k), from the table's sensitive-value counts.
         The search establishes these before it partitions; the SQL query checks them too."""
         return 0
+
+    def table_level_violations(self, parts: PartStats) -> int:
+        """For a :attr:`table_level` model, 1 when the table whose classes are ``parts`` violates
+        it and 0 when it holds (what its violation query returns); 0 for other models."""
+        return 0
+
+    def prepared(self, engine: Engine, relation: Relation, qids: Sequence[str]) -> PrivacyModel:
+        """The model ready to render its violation query on ``relation``. A model whose
+        statistic SQL cannot compute (a population-uniqueness estimate) measures what it needs
+        here and returns a copy bound to it; most models return themselves."""
+        return self
 
     @property
     def sensitive_column(self) -> str | None:

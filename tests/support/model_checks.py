@@ -3,6 +3,7 @@ anonsql's SQL: shared by the model and algorithm conformance suites."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,6 +39,21 @@ def _codes(values: pd.Series) -> tuple[np.ndarray, int]:
     return codes, len(present) + int((codes == len(present)).any())
 
 
+def _text(values: pd.Series) -> tuple[str | None, ...]:
+    """The text of each code of :func:`_codes` (None for NULL), as the engines cast values."""
+    present = sorted({v for v in values if v is not None and not pd.isna(v)})
+    has_null = any(v is None or pd.isna(v) for v in values)
+    return tuple(str(v) for v in present) + ((None,) if has_null else ())
+
+
+def _keys(frame: pd.DataFrame, qids: Sequence[str]) -> list[tuple[object, ...]]:
+    """Each row's QID vector, NULL as None (so NULL matches NULL, as SQL's grouping does)."""
+    return [
+        tuple(None if v is None or pd.isna(v) else v for v in row)
+        for row in frame[list(qids)].itertuples(index=False)
+    ]
+
+
 def stats_of(
     frame: pd.DataFrame,
     qids: Sequence[str],
@@ -45,10 +61,13 @@ def stats_of(
     *,
     sa: str | None,
     person: str | None,
+    population: pd.DataFrame | None = None,
 ) -> PartStats:
     """What the model's predicate sees for each class of ``frame`` (rows, or rows of persons
     linked by ``person``): individuals per class and the sensitive histograms, where persons
-    are counted once and a person's SA fingerprint is the set of their values."""
+    are counted once and a person's SA fingerprint is the set of their values; and what the
+    model ``requires`` besides: the text of the sensitive codes, and each class's persons in
+    ``population`` (rows with the same QID columns)."""
     qids = list(qids)
     column = sa or "__sa"
     if model.counts_persons:
@@ -71,10 +90,22 @@ def stats_of(
     np.add.at(histogram, (classes, codes), 1)
     totals = np.bincount(codes, minlength=width).astype(np.int64)
     keyed = {model.sensitive_column or column: histogram} if model.needs_sensitive else {}
+    reads_text = "sensitive_values" in model.requires
+    values = {k: _text(units[column]) for k in keyed} if reads_text else {}
+    sizes = None
+    if "population" in model.requires:
+        assert population is not None, f"{model.name} needs a population table"
+        persons = Counter(_keys(population, qids))
+        first = {}
+        for group, key in zip(classes, _keys(units, qids), strict=True):
+            first.setdefault(int(group), key)
+        sizes = np.array([persons[first[g]] for g in range(len(first))], dtype=np.float64)
     return PartStats(
         counts=histogram.sum(axis=1),
         histograms=keyed,
         global_counts={k: totals for k in keyed},
+        values=values,
+        population=sizes,
     )
 
 
@@ -85,7 +116,13 @@ def predicate_violations(
     *,
     sa: str | None,
     person: str | None,
+    population: pd.DataFrame | None = None,
 ) -> int:
-    """Classes where the predicate fails, plus the model's table-level violations."""
-    stats = stats_of(frame, qids, model, sa=sa, person=person)
-    return int((~model.holds(stats)).sum()) + model.table_violations(stats.global_counts)
+    """Classes where the predicate fails, plus the model's violations of the whole table
+    (fingerprint buckets; a table-level model's one row)."""
+    stats = stats_of(frame, qids, model, sa=sa, person=person, population=population)
+    return (
+        int((~model.holds(stats)).sum())
+        + model.table_violations(stats.global_counts)
+        + model.table_level_violations(stats)
+    )
