@@ -1,0 +1,1 @@
+"""Identity-reserved publishing (seed 003)."""

@@ -1,0 +1,465 @@
+"""Identity-reserved privacy models (Wang, Du, Luo, Li, "Two privacy-preserving approaches for
+data publishing with identity reservation", Knowledge and Information Systems 2019, §2-3).
+
+The published table keeps a pseudonymous number per individual (``Id_num``), so an individual's
+records stay linked and one individual may own several records of a class. Within a class
+``Q`` (restricted to its own rows): ``n_Q`` individuals, ``|Q|`` records, ``m_Q`` distinct
+sensitive values, ``R(p)`` an individual's records, ``R(s)`` the records and ``P(s)`` the
+individuals with value ``s``.
+
+* ``ir_kl_anonymity`` (Tong et al., Definition 2.3.2): ``n_Q >= k`` and ``m_Q >= l``;
+* ``ir_alpha_beta_anonymity`` (Definition 2.3.3): ``|R(p)|/|Q| <= α`` for every individual and
+  ``|R(s)|/|Q| <= β`` for every value (records);
+* ``eir_l_diversity`` (Definition 3.3): every reasoning set (one record per individual) holds
+  ``l`` distinct values, i.e. the minimum hitting set of ``{S(p)}`` has ``>= l`` values
+  (Theorem 3.1, an equivalence);
+* ``eir_alpha_beta_anonymity`` (Definition 3.4): ``|R(p)|/|Q| <= α`` and
+  ``max_s |P(s)| / n_Q <= β`` (Theorem 3.2, an equivalence: individuals, not records).
+
+The IR models count records and leak (Table 3's Q2: every individual has Hypertension); the EIR
+models count individuals. Each model has a SQL violation query over rows of persons
+(``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
+sensitive column, several rows per person; NULL is one sensitive value) and a vectorized
+predicate over :class:`IRPartStats`. The EIR l-diversity query decides the hitting set in SQL
+by a depth-bounded recursive search; its Python predicate decides it on per-class aggregates
+(the class's distinct sensitive sets) with the exact search of
+:mod:`anonsql.identity_reserved.hitting_sets` (limit: ``MAX_SEARCH_NODES`` per class).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field
+from scipy import sparse
+
+from anonsql.errors import SpecError
+from anonsql.identity_reserved.encoding import Individuals
+from anonsql.identity_reserved.hitting_sets import bitmask_rows, is_eir_diverse
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import (
+    EPSILON,
+    BoolArray,
+    DataProfile,
+    IntArray,
+    Params,
+    PartStats,
+    PrivacyModel,
+)
+from anonsql.privacy.histograms import Histogram
+from anonsql.privacy.sensitive import SensitiveParams
+from anonsql.sql import Relation, SqlRenderer
+
+REFERENCE = (
+    "J. Wang, K. Du, X. Luo, X. Li, Two privacy-preserving approaches for data publishing with "
+    "identity reservation, Knowledge and Information Systems 60(2), 2019 "
+    "(doi:10.1007/s10115-018-1237-3); IR models after Tong et al., J. Software 2010"
+)
+
+
+def _empty_int() -> IntArray:
+    return np.zeros(0, dtype=np.int64)
+
+
+@dataclass
+class IRPartStats(PartStats):
+    """:class:`PartStats` of parts whose members are individuals, with what the
+    identity-reserved models need beyond it.
+
+    Inherited: ``counts[i]`` = individuals ``n_Q`` of part ``i``; ``histograms[column][i, v]``
+    = individuals of part ``i`` having value ``v`` (``|P(v)|``). Added:
+
+    * ``records[i]`` = ``|Q|``; ``max_person_records[i]`` = ``max_p |R(p)|``;
+    * ``record_histograms[column][i, v]`` = records of part ``i`` with value ``v`` (``|R(v)|``);
+    * ``set_histograms[column][i, j]`` = individuals of part ``i`` whose sensitive set is the
+      distinct set ``j``, and ``set_members[column][j, v]`` = 1 when set ``j`` holds ``v``.
+
+    These are the fields to add to :class:`PartStats` for the person-level Mondrian to split on
+    the identity-reserved models (``records``, ``max_person_records``, ``record_histograms``,
+    ``set_histograms`` and ``set_members``, all optional).
+    """
+
+    records: IntArray = field(default_factory=_empty_int)
+    max_person_records: IntArray = field(default_factory=_empty_int)
+    record_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_members: dict[str, sparse.csr_array] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.record_histograms = {
+            c: hist.as_histogram(h) for c, h in self.record_histograms.items()
+        }
+        self.set_histograms = {c: hist.as_histogram(h) for c, h in self.set_histograms.items()}
+
+    def take(self, index: npt.NDArray[Any]) -> IRPartStats:
+        return IRPartStats(
+            counts=self.counts[index],
+            histograms={c: hist.take(h, index) for c, h in self.histograms.items()},
+            global_counts=self.global_counts,
+            records=self.records[index],
+            max_person_records=self.max_person_records[index],
+            record_histograms={c: hist.take(h, index) for c, h in self.record_histograms.items()},
+            set_histograms={c: hist.take(h, index) for c, h in self.set_histograms.items()},
+            set_members=self.set_members,
+        )
+
+
+def individual_part_stats(
+    individuals: Individuals, labels: npt.ArrayLike, parts: int, column: str
+) -> IRPartStats:
+    """:class:`IRPartStats` of the parts ``labels`` assigns individuals to (``-1`` = none)."""
+    label = np.asarray(labels, dtype=np.int64)
+    used = label >= 0
+    part = label[used]
+    records = individuals.records[used]
+    sizes = individuals.set_sizes()
+    value_part = np.repeat(label, sizes)
+    keep = value_part >= 0
+    value_part = value_part[keep]
+    codes = individuals.sa_codes[keep]
+    value_records = individuals.sa_records[keep]
+    shape = (parts, individuals.value_count)
+    set_id, set_indptr, set_codes = individuals.set_ids()
+    members = sparse.csr_array(
+        (np.ones_like(set_codes), set_codes, set_indptr),
+        shape=(set_indptr.shape[0] - 1, individuals.value_count),
+    )
+    max_records = np.zeros(parts, dtype=np.int64)
+    np.maximum.at(max_records, part, records)
+    return IRPartStats(
+        counts=np.bincount(part, minlength=parts).astype(np.int64),
+        histograms={column: hist.from_triples(value_part, codes, np.ones_like(codes), shape)},
+        records=np.bincount(part, weights=records, minlength=parts).astype(np.int64),
+        max_person_records=max_records,
+        record_histograms={column: hist.from_triples(value_part, codes, value_records, shape)},
+        set_histograms={
+            column: hist.from_triples(
+                part, set_id[used], np.ones_like(part), (parts, members.shape[0])
+            )
+        },
+        set_members={column: members},
+    )
+
+
+# -- predicates on per-class statistics (shared by the models, DAnonyIR's decisions and Handle) --
+
+
+def within_share(top: npt.ArrayLike, share: float, total: npt.ArrayLike) -> BoolArray:
+    """``top <= share * total`` with the SQL queries' slack (same float64 arithmetic)."""
+    top_f = np.asarray(top, dtype=np.float64)
+    total_f = np.asarray(total, dtype=np.float64)
+    ok: BoolArray = top_f <= share * total_f + EPSILON
+    return ok
+
+
+def ir_kl_holds(persons: IntArray, values: IntArray, k: int, ell: int) -> BoolArray:
+    ok: BoolArray = (persons >= k) & (values >= ell)
+    return ok
+
+
+def alpha_beta_holds(
+    records: IntArray,
+    persons: IntArray,
+    max_person_records: IntArray,
+    max_value_records: IntArray,
+    max_value_persons: IntArray,
+    alpha: float,
+    beta: float,
+    *,
+    enhanced: bool,
+) -> BoolArray:
+    """IR (α,β) (``enhanced`` False: β over records) or EIR (α,β) (β over individuals)."""
+    first = within_share(max_person_records, alpha, records)
+    if enhanced:
+        second = within_share(max_value_persons, beta, persons)
+    else:
+        second = within_share(max_value_records, beta, records)
+    ok: BoolArray = (persons > 0) & first & second
+    return ok
+
+
+# -- parameters ------------------------------------------------------------------------------
+
+
+class IRKLParams(SensitiveParams):
+    k: int = Field(description="minimum individuals per class")
+    l: int = Field(description="minimum distinct sensitive values per class")
+
+
+class AlphaBetaParams(SensitiveParams):
+    alpha: float = Field(description="largest share of a class's records one individual may own")
+    beta: float = Field(description="largest share of a class a sensitive value may reach")
+
+
+class EIRLParams(SensitiveParams):
+    l: int = Field(description="minimum distinct values in every reasoning set")
+
+
+def _positive(key: str, name: str, value: int) -> None:
+    if value < 1:
+        raise SpecError(f"{key}.{name}", f"{name} = {value} is below 1", f"use {name} >= 1")
+
+
+def _share(key: str, name: str, value: float) -> None:
+    if not (0.0 < value <= 1.0) or math.isnan(value):
+        raise SpecError(
+            f"{key}.{name}",
+            f"{name} = {value} is outside (0, 1]",
+            f"use 0 < {name} <= 1 (the paper's range is (0, 1))",
+        )
+
+
+def _at_most(key: str, name: str, value: int, bound: int, what: str) -> None:
+    if value > bound:
+        raise SpecError(
+            f"{key}.{name}",
+            f"{name} = {value} exceeds the {bound} {what} of the source",
+            f"use {name} <= {bound}",
+        )
+
+
+# -- the models --------------------------------------------------------------------------------
+
+
+class IdentityReservedModel(PrivacyModel):
+    """Base of the identity-reserved models: they count individuals (``person_level``), need the
+    person column and a sensitive column, and render ``identity_reserved/<name>``."""
+
+    needs_sensitive = True
+    needs_person = True
+    person_level = True
+    reference = REFERENCE
+
+    @property
+    def column(self) -> str:
+        assert isinstance(self.params, SensitiveParams)
+        return self.params.column
+
+    def template_params(self) -> dict[str, Any]:
+        return {}
+
+    def violations_sql(
+        self,
+        renderer: SqlRenderer,
+        relation: Relation,
+        qids: Sequence[str],
+        *,
+        person: str | None = None,
+    ) -> str:
+        if person is None:
+            raise SpecError(
+                "person_id",
+                f"{self.name} counts individuals, but no column links an individual's rows",
+                "add `person_id: <column linking a person's rows>`",
+            )
+        return renderer.render(
+            f"identity_reserved/{self.name}",
+            relation=relation,
+            qids=list(qids),
+            person=person,
+            column=self.column,
+            epsilon=EPSILON,
+            **self.template_params(),
+        )
+
+    def _stats(self, parts: PartStats, *, extended: bool) -> IRPartStats | PartStats:
+        if extended and not isinstance(parts, IRPartStats):
+            raise TypeError(
+                f"{self.name} needs IRPartStats (record counts per part), got a plain PartStats"
+            )
+        return parts
+
+
+class IRKLAnonymity(IdentityReservedModel):
+    """IR (k,l)-anonymity (Tong et al. 2010; Wang et al. 2019, Definition 2.3): every class
+    holds at least ``k`` individuals and ``l`` distinct sensitive values. Monotone. Leaks
+    attribute values when several records belong to one individual (Table 3, Q2)."""
+
+    name = "ir_kl_anonymity"
+    Params = IRKLParams
+
+    @property
+    def k(self) -> int:
+        assert isinstance(self.params, IRKLParams)
+        return self.params.k
+
+    @property
+    def ell(self) -> int:
+        assert isinstance(self.params, IRKLParams)
+        return self.params.l
+
+    def check_params(self, key: str) -> None:
+        _positive(key, "k", self.k)
+        _positive(key, "l", self.ell)
+
+    def check_against(self, profile: DataProfile, key: str) -> None:
+        _at_most(key, "k", self.k, profile.rows, "individuals")
+        values = profile.distinct_sensitive.get(self.column, self.ell)
+        _at_most(key, "l", self.ell, values, "distinct sensitive values")
+
+    def min_rows(self) -> int:
+        return self.k
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        values = hist.distinct_per_row(parts.histograms[self.column])
+        return ir_kl_holds(parts.counts, values, self.k, self.ell)
+
+    def template_params(self) -> dict[str, Any]:
+        return {"k": self.k, "l": self.ell}
+
+
+class AlphaBetaModel(IdentityReservedModel):
+    """Shared parameters and bounds of the two (α,β) models."""
+
+    Params = AlphaBetaParams
+    monotonic = False
+    enhanced = False
+
+    @property
+    def alpha(self) -> float:
+        assert isinstance(self.params, AlphaBetaParams)
+        return self.params.alpha
+
+    @property
+    def beta(self) -> float:
+        assert isinstance(self.params, AlphaBetaParams)
+        return self.params.beta
+
+    def check_params(self, key: str) -> None:
+        _share(key, "alpha", self.alpha)
+        _share(key, "beta", self.beta)
+
+    def min_rows(self) -> int:
+        """Individuals a class needs: one individual owns >= 1/n of the records (α) and, for
+        EIR, a present value has >= 1 of the n individuals (β)."""
+        need = math.ceil(1.0 / self.alpha - EPSILON)
+        if self.enhanced:
+            need = max(need, math.ceil(1.0 / self.beta - EPSILON))
+        return max(1, need)
+
+    def check_against(self, profile: DataProfile, key: str) -> None:
+        if self.min_rows() > profile.rows:
+            raise SpecError(
+                key,
+                f"a class needs at least {self.min_rows()} individuals under these shares, "
+                f"and the source has {profile.rows}",
+                "raise alpha (and beta)",
+            )
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        stats = self._stats(parts, extended=True)
+        assert isinstance(stats, IRPartStats)
+        return alpha_beta_holds(
+            stats.records,
+            stats.counts,
+            stats.max_person_records,
+            hist.row_max(stats.record_histograms[self.column]),
+            hist.row_max(stats.histograms[self.column]),
+            self.alpha,
+            self.beta,
+            enhanced=self.enhanced,
+        )
+
+    def template_params(self) -> dict[str, Any]:
+        return {"alpha": self.alpha, "beta": self.beta}
+
+
+class IRAlphaBetaAnonymity(AlphaBetaModel):
+    """IR (α,β)-anonymity (Tong et al. 2010; Wang et al. 2019, Definition 2.3): no individual
+    owns more than ``α`` of a class's records and no sensitive value more than ``β`` of its
+    records. Not monotone."""
+
+    name = "ir_alpha_beta_anonymity"
+
+
+class EIRAlphaBetaAnonymity(AlphaBetaModel):
+    """EIR (α,β)-anonymity (Wang et al. 2019, Definition 3.4 with Theorem 3.2): no individual
+    owns more than ``α`` of a class's records, and no sensitive value is held by more than
+    ``β`` of its individuals (``max_s |P(s)| / n_Q <= β``, the attacker's confidence over the
+    reasoning sets). Not monotone (digest T12)."""
+
+    name = "eir_alpha_beta_anonymity"
+    enhanced = True
+
+
+class EIRLDiversity(IdentityReservedModel):
+    """EIR l-diversity (Wang et al. 2019, Definition 3.3, Theorem 3.1): every reasoning set of
+    a class (one record per individual) holds at least ``l`` distinct sensitive values, i.e.
+    the minimum hitting set of the individuals' sensitive sets has at least ``l`` values.
+    Implies IR (l,l)-anonymity. Monotone."""
+
+    name = "eir_l_diversity"
+    Params = EIRLParams
+
+    @property
+    def ell(self) -> int:
+        assert isinstance(self.params, EIRLParams)
+        return self.params.l
+
+    def check_params(self, key: str) -> None:
+        _positive(key, "l", self.ell)
+
+    def check_against(self, profile: DataProfile, key: str) -> None:
+        _at_most(key, "l", self.ell, profile.rows, "individuals")
+        values = profile.distinct_sensitive.get(self.column, self.ell)
+        _at_most(key, "l", self.ell, values, "distinct sensitive values")
+
+    def min_rows(self) -> int:
+        return self.ell
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        stats = self._stats(parts, extended=True)
+        assert isinstance(stats, IRPartStats)
+        sets = stats.set_histograms[self.column]
+        members = sparse.csr_array(stats.set_members[self.column])
+        values = hist.distinct_per_row(stats.histograms[self.column])
+        out = (stats.counts >= self.ell) & (values >= self.ell)
+        # ξ: the values of one-value sets are in every hitting set
+        single = np.diff(members.indptr) == 1
+        single_members = sparse.diags_array(single.astype(np.int64)) @ members
+        forced = sparse.csr_array(sets @ single_members)
+        enough = hist.distinct_per_row(forced) >= self.ell
+        for part in np.flatnonzero(out & ~enough):
+            out[part] = self._diverse(sets, members, int(part))
+        return out
+
+    def _diverse(self, sets: Histogram, members: sparse.csr_array, part: int) -> bool:
+        """The exact decision on one part's distinct sensitive sets."""
+        set_ids = sets.indices[sets.indptr[part] : sets.indptr[part + 1]]
+        rows = members[set_ids]
+        _, local = np.unique(rows.indices, return_inverse=True)
+        bits = bitmask_rows(rows.indptr, local.reshape(-1), int(local.max()) + 1)
+        return is_eir_diverse(bits, self.ell)
+
+    def template_params(self) -> dict[str, Any]:
+        return {"l": self.ell}
+
+
+IDENTITY_RESERVED_MODELS: tuple[type[IdentityReservedModel], ...] = (
+    IRKLAnonymity,
+    IRAlphaBetaAnonymity,
+    EIRLDiversity,
+    EIRAlphaBetaAnonymity,
+)
+
+__all__ = [
+    "IDENTITY_RESERVED_MODELS",
+    "REFERENCE",
+    "AlphaBetaModel",
+    "EIRAlphaBetaAnonymity",
+    "EIRLDiversity",
+    "IRAlphaBetaAnonymity",
+    "IRKLAnonymity",
+    "IRPartStats",
+    "IdentityReservedModel",
+    "alpha_beta_holds",
+    "individual_part_stats",
+    "ir_kl_holds",
+    "within_share",
+]
