@@ -121,9 +121,10 @@ def individual_distances(geometry: Geometry, individuals: IntArray, box: Box) ->
         merged_cat += (box.card[c] - 1 + absent) * weight
         grow_cat += absent * weight
     records = g.records[individuals]
-    return records * (merged - g.own_loss[individuals] + merged_cat) + box.records * (
+    out: FloatArray = records * (merged - g.own_loss[individuals] + merged_cat) + box.records * (
         grow_box + grow_cat
     )
+    return out
 
 
 class ClassStore:
@@ -191,17 +192,18 @@ class ClassStore:
 
     def _loss(self) -> FloatArray:
         n = self.count
-        return (self.high[:n] - self.low[:n]).sum(axis=1) + (
+        out: FloatArray = (self.high[:n] - self.low[:n]).sum(axis=1) + (
             (self.card[:n] - 1) * self.geometry.weights
         ).sum(axis=1)
+        return out
 
     def distances_to_box(self, box: Box) -> FloatArray:
         """``Dist(Q', Q)`` (Eq. 18) from every class to ``box`` (inf for inactive classes)."""
         n = self.count
         g = self.geometry
-        merged = (
-            np.maximum(self.high[:n], box.high) - np.minimum(self.low[:n], box.low)
-        ).sum(axis=1)
+        merged = (np.maximum(self.high[:n], box.high) - np.minimum(self.low[:n], box.low)).sum(
+            axis=1
+        )
         for c, member in enumerate(box.member):
             weight = float(g.weights[c])
             if weight == 0.0:

@@ -271,7 +271,8 @@ def _varying(name: str) -> SpecError:
 
 
 def _column(table: pa.Table, name: str) -> npt.NDArray[Any]:
-    return table.column(name).to_numpy(zero_copy_only=False)
+    values: npt.NDArray[Any] = table.column(name).to_numpy(zero_copy_only=False)
+    return values
 
 
 def fetch_individuals(
@@ -301,7 +302,9 @@ def fetch_individuals(
     persons, null_persons, null_qids = engine.query("identity_reserved/profile", **params)[0]
     if null_persons:
         raise SpecError(
-            "person_id", f"{null_persons} rows have NULL in the person column", "fill or exclude them"
+            "person_id",
+            f"{null_persons} rows have NULL in the person column",
+            "fill or exclude them",
         )
     if null_qids:
         raise SpecError(

@@ -113,8 +113,8 @@ def _leaf_ranks(
                 "GeneIR needs the categorical domain to be exactly the taxonomy's leaves",
                 "declare the domain as the hierarchy's leaves",
             )
-        position = {v: i for i, v in enumerate(taxonomy.leaves)}
-        rank_of_code = np.array([position[v] for v in cat.values], dtype=np.int64)
+        leaf_rank = {v: i for i, v in enumerate(taxonomy.leaves)}
+        rank_of_code = np.array([leaf_rank[v] for v in cat.values], dtype=np.int64)
         code_of_rank = np.argsort(rank_of_code).astype(np.int64)
         ranks[:, offset + c] = rank_of_code[individuals.codes[:, c]]
         taxonomies.append(taxonomy)

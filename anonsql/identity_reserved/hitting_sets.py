@@ -290,9 +290,7 @@ def bhs(family: Iterable[Iterable[T]]) -> set[frozenset[T]]:
     counts = Counter(x for s in rest for x in s)
     top = max(counts.values())
     pivot = min(x for x, c in counts.items() if c == top)  # type: ignore[type-var]
-    with_pivot = {
-        sig | {pivot} | h for h in bhs(s for s in rest if pivot not in s)
-    }
+    with_pivot = {sig | {pivot} | h for h in bhs(s for s in rest if pivot not in s)}
     without_pivot = {sig | h for h in bhs(s - {pivot} for s in rest)}
     return _absorb(with_pivot | without_pivot)
 

@@ -112,9 +112,9 @@ def count_query_workload(
         value = individuals.low[owner, a]
         limit = math.ceil(spread * domain.span)
         width = rng.integers(0, limit + 1, size=queries).astype(np.float64)
-        offset = np.floor(rng.random(queries) * (width + 1))
-        low = np.maximum(value - offset, domain.low)
-        high = np.minimum(value - offset + width, domain.high)
+        shift = np.floor(rng.random(queries) * (width + 1))
+        low = np.maximum(value - shift, domain.low)
+        high = np.minimum(value - shift + width, domain.high)
         mask = ~used[:, a]
         columns[f"lo{a}"] = pa.array(low, mask=mask)
         columns[f"hi{a}"] = pa.array(high, mask=mask)

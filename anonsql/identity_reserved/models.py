@@ -47,7 +47,6 @@ from anonsql.privacy.base import (
     BoolArray,
     DataProfile,
     IntArray,
-    Params,
     PartStats,
     PrivacyModel,
 )

@@ -33,7 +33,8 @@ POSTCODES = ("10070", "10073", "10076", "10077", "10085", "10086", "10087")
 GENDERS = ("F", "M")
 AGE_DOMAIN = (30.0, 39.0)
 
-#: Table 3 (GeneIR): EC, Id_num, Gender, Age, Postcode, Disease (records r3, r7, r8, r9, r10 | r1, r2, r4, r5, r6)
+#: Table 3 (GeneIR): EC, Id_num, Gender, Age, Postcode, Disease
+#: (records r3, r7, r8, r9, r10 | r1, r2, r4, r5, r6)
 TABLE_3: list[tuple[str, int, str, str, str, str]] = [
     ("Q1", 2, "F", "[30, 39]", "1007*", "Cancer"),
     ("Q1", 5, "F", "[30, 39]", "1007*", "HIV"),
