@@ -31,9 +31,10 @@ import numpy.typing as npt
 from anonsql.identity_reserved.decisions import Admission, AlphaBetaDecision, decision_for
 from anonsql.identity_reserved.distances import (
     Box,
+    Candidates,
     ClassStore,
     Geometry,
-    individual_distances,
+    candidate_distances,
 )
 from anonsql.identity_reserved.encoding import Individuals
 from anonsql.identity_reserved.generalization import Clustering, clustering_from_labels
@@ -56,14 +57,21 @@ class DAnonyIROptions:
 
 
 class _Pool:
-    """Remaining individuals, kept compact: positions ``ids`` (ascending, so argmin ties go to
-    the lowest person) and a live mask, compacted once a quarter is dead."""
+    """Remaining individuals, kept compact: their geometry copied contiguously in ascending
+    position (so argmin ties go to the lowest person) with a live mask, compacted once a
+    quarter is dead."""
 
-    def __init__(self, n: int) -> None:
-        self.ids = np.arange(n, dtype=np.int64)
+    def __init__(self, geometry: Geometry) -> None:
+        n = geometry.records.shape[0]
+        self.geometry = geometry
+        self.candidates = Candidates.of(geometry, np.arange(n, dtype=np.int64))
         self.alive = np.ones(n, dtype=bool)
         self.remaining = n
         self.where = np.arange(n, dtype=np.int64)
+
+    @property
+    def ids(self) -> IntArray:
+        return self.candidates.ids
 
     def remove(self, individuals: IntArray) -> None:
         positions = self.where[individuals]
@@ -71,9 +79,10 @@ class _Pool:
         self.remaining -= int(individuals.shape[0])
         dead = self.alive.shape[0] - self.remaining
         if dead > 64 and dead * 4 > self.alive.shape[0]:
-            self.ids = self.ids[self.alive]
-            self.alive = np.ones(self.ids.shape[0], dtype=bool)
-            self.where[self.ids] = np.arange(self.ids.shape[0])
+            ids = self.ids[self.alive]
+            self.candidates = Candidates.of(self.geometry, ids)
+            self.alive = np.ones(ids.shape[0], dtype=bool)
+            self.where[ids] = np.arange(ids.shape[0])
 
     def nth(self, rank: int) -> int:
         return int(self.ids[np.flatnonzero(self.alive)[rank]])
@@ -104,7 +113,7 @@ def danonyir(
     geometry = Geometry.of(individuals)
     decision = decision_for(model, individuals, incremental=options.incremental)
     rng = np.random.default_rng(options.seed)
-    pool = _Pool(n)
+    pool = _Pool(geometry)
     store = ClassStore(geometry)
     labels = np.full(n, -2, dtype=np.int64)
     given = list(options.seeds)
@@ -122,7 +131,7 @@ def danonyir(
         decision.add(members[0])
         satisfied = decision.satisfied()
         while not satisfied and pool.remaining:
-            near = individual_distances(geometry, pool.ids, box)
+            near = candidate_distances(pool.candidates, box)
             near[~pool.alive] = np.inf
             position = int(np.argmin(near))
             to_class = store.distances_to_box(box) if store.count else np.array([np.inf])

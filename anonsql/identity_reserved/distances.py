@@ -103,28 +103,56 @@ class Box:
         self.records += float(g.records[individual])
 
 
-def individual_distances(geometry: Geometry, individuals: IntArray, box: Box) -> FloatArray:
-    """``Dist(p, Q)`` (Eq. 17) for each of ``individuals`` to the class ``box``."""
-    g = geometry
-    low = np.minimum(g.low[individuals], box.low)
-    high = np.maximum(g.high[individuals], box.high)
-    widths = high - low
+@dataclass(frozen=True)
+class Candidates:
+    """A compact copy of some individuals' geometry (the remaining individuals of DAnonyIR),
+    so each scan reads contiguous arrays instead of gathering them."""
+
+    ids: IntArray
+    low: FloatArray
+    high: FloatArray
+    codes: IntArray
+    records: FloatArray
+    own_loss: FloatArray
+
+    @classmethod
+    def of(cls, geometry: Geometry, ids: IntArray) -> Candidates:
+        return cls(
+            ids=ids,
+            low=geometry.low[ids],
+            high=geometry.high[ids],
+            codes=geometry.codes[ids],
+            records=geometry.records[ids],
+            own_loss=geometry.own_loss[ids],
+        )
+
+
+def candidate_distances(candidates: Candidates, box: Box) -> FloatArray:
+    """``Dist(p, Q)`` (Eq. 17) from each candidate individual to the class ``box``."""
+    weights = box.geometry.weights
+    widths = np.maximum(candidates.high, box.high)
+    widths -= np.minimum(candidates.low, box.low)
     merged = widths.sum(axis=1)
-    grow_box = merged - float((box.high - box.low).sum())
-    merged_cat = np.zeros(individuals.shape[0])
-    grow_cat = np.zeros(individuals.shape[0])
+    box_loss = box.loss()
+    grow_cat = np.zeros(candidates.ids.shape[0])
     for c, member in enumerate(box.member):
-        weight = float(g.weights[c])
+        weight = float(weights[c])
         if weight == 0.0:
             continue
-        absent = ~member[g.codes[individuals, c]]
-        merged_cat += (box.card[c] - 1 + absent) * weight
+        absent = ~member[candidates.codes[:, c]]
         grow_cat += absent * weight
-    records = g.records[individuals]
-    out: FloatArray = records * (merged - g.own_loss[individuals] + merged_cat) + box.records * (
-        grow_box + grow_cat
+    merged_cat = grow_cat + float(((box.card - 1) * weights).sum())
+    # loss(δ(p, Q)) per record, minus p's own and Q's own
+    total = merged + merged_cat
+    out: FloatArray = candidates.records * (total - candidates.own_loss) + box.records * (
+        total - box_loss
     )
     return out
+
+
+def individual_distances(geometry: Geometry, individuals: IntArray, box: Box) -> FloatArray:
+    """``Dist(p, Q)`` (Eq. 17) for each of ``individuals`` to the class ``box``."""
+    return candidate_distances(Candidates.of(geometry, individuals), box)
 
 
 class ClassStore:
@@ -141,6 +169,7 @@ class ClassStore:
         self.member = [np.zeros((capacity, size), dtype=bool) for size in geometry.sizes]
         self.card = np.zeros((capacity, len(geometry.sizes)), dtype=np.int64)
         self.records = np.zeros(capacity)
+        self.loss = np.zeros(capacity)
         self.active = np.zeros(capacity, dtype=bool)
         self.members: list[IntArray] = []
 
@@ -151,6 +180,7 @@ class ClassStore:
         self.member = [np.vstack([m, np.zeros_like(m)]) for m in self.member]
         self.card = np.vstack([self.card, np.zeros_like(self.card)])
         self.records = np.concatenate([self.records, np.zeros(extra)])
+        self.loss = np.concatenate([self.loss, np.zeros(extra)])
         self.active = np.concatenate([self.active, np.zeros(extra, dtype=bool)])
 
     def add(self, box: Box, members: IntArray) -> int:
@@ -163,6 +193,7 @@ class ClassStore:
             self.member[c][j] = member
         self.card[j] = box.card
         self.records[j] = box.records
+        self.loss[j] = box.loss()
         self.active[j] = True
         self.members.append(members)
         self.count += 1
@@ -188,14 +219,10 @@ class ClassStore:
             member[j, g.codes[individual, c]] = True
             self.card[j, c] = int(member[j].sum())
         self.records[j] += float(g.records[individual])
+        self.loss[j] = float(
+            (self.high[j] - self.low[j]).sum() + ((self.card[j] - 1) * g.weights).sum()
+        )
         self.members[j] = np.append(self.members[j], individual)
-
-    def _loss(self) -> FloatArray:
-        n = self.count
-        out: FloatArray = (self.high[:n] - self.low[:n]).sum(axis=1) + (
-            (self.card[:n] - 1) * self.geometry.weights
-        ).sum(axis=1)
-        return out
 
     def distances_to_box(self, box: Box) -> FloatArray:
         """``Dist(Q', Q)`` (Eq. 18) from every class to ``box`` (inf for inactive classes)."""
@@ -211,7 +238,7 @@ class ClassStore:
             inside = self.member[c][:n][:, np.flatnonzero(member)].sum(axis=1)
             union = self.card[:n, c] + box.card[c] - inside
             merged = merged + (union - 1) * weight
-        out = self.records[:n] * (merged - self._loss()) + box.records * (merged - box.loss())
+        out = self.records[:n] * (merged - self.loss[:n]) + box.records * (merged - box.loss())
         return np.where(self.active[:n], out, np.inf)
 
     def distances_from_individual(self, individual: int) -> FloatArray:
@@ -229,5 +256,5 @@ class ClassStore:
             absent = ~self.member[c][:n, g.codes[individual, c]]
             merged = merged + (self.card[:n, c] - 1 + absent) * weight
         own = float(g.records[individual]) * (merged - float(g.own_loss[individual]))
-        out = own + self.records[:n] * (merged - self._loss())
+        out = own + self.records[:n] * (merged - self.loss[:n])
         return np.where(self.active[:n], out, np.inf)

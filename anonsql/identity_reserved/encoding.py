@@ -125,6 +125,28 @@ class Individuals:
         indptr = np.concatenate([[0], np.cumsum(present.sum(axis=1))]).astype(np.int64)
         return inverse.reshape(-1).astype(np.int64), indptr, unique[present].astype(np.int64)
 
+    def take(self, rows: npt.ArrayLike) -> Individuals:
+        """The individuals at positions ``rows`` (ascending), with the same domains."""
+        index = np.asarray(rows, dtype=np.int64)
+        starts = self.sa_indptr[index]
+        sizes = self.sa_indptr[index + 1] - starts
+        owner = np.repeat(np.arange(index.shape[0]), sizes)
+        offset = np.arange(owner.shape[0]) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        entries = starts[owner] + offset
+        return Individuals(
+            ids=self.ids[index],
+            records=self.records[index],
+            numeric=self.numeric,
+            categorical=self.categorical,
+            low=self.low[index],
+            high=self.high[index],
+            codes=self.codes[index],
+            sa_indptr=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+            sa_codes=self.sa_codes[entries],
+            sa_records=self.sa_records[entries],
+            sa_values=self.sa_values,
+        )
+
     def subset(self, numeric: Sequence[str], categorical: Sequence[str]) -> Individuals:
         """The same individuals with only the named quasi-identifiers (for |QI| sweeps)."""
         num_names = [d.name for d in self.numeric]

@@ -185,10 +185,10 @@ class HittingFamily:
     Holds the minimal hitting sets of size < ``l`` of the sensitive sets added so far, over a
     class-local alphabet (global value codes ``< values`` are mapped as they appear). Adding
     an individual with values ``{s_1..s_r}`` multiplies the family by ``(s_1 + ... + s_r)``:
-    sets already hit stay, the others grow by each ``s_i``; supersets are absorbed and sets
-    reaching ``l`` values are dropped. The class satisfies EIR l-diversity iff the family is
-    empty. ``overflowed`` turns true when the family exceeds ``cap`` sets (the caller then
-    decides by :func:`is_eir_diverse` instead).
+    sets already hit stay, the others grow by each ``s_i`` (only the minimal extensions are
+    kept, the absorption ``A + AB = A``) and sets reaching ``l`` values are dropped. The class
+    satisfies EIR l-diversity iff the family is empty. ``overflowed`` turns true when the
+    family exceeds ``cap`` sets (the caller then decides by :func:`is_eir_diverse` instead).
     """
 
     def __init__(self, ell: int, values: int, *, cap: int = MAX_FAMILY_SETS) -> None:
@@ -197,12 +197,15 @@ class HittingFamily:
         self._local = np.full(max(1, values), -1, dtype=np.int64)
         self._alphabet = 0
         self.family: Bits = np.zeros((1, 1), dtype=np.uint64)
+        self._sets: Bits = np.zeros((0, 1), dtype=np.uint64)
         self.overflowed = False
 
     def _widen(self, words: int) -> None:
         if words > self.family.shape[1]:
             pad = np.zeros((self.family.shape[0], words - self.family.shape[1]), dtype=np.uint64)
             self.family = np.hstack([self.family, pad])
+            more = np.zeros((self._sets.shape[0], words - self._sets.shape[1]), dtype=np.uint64)
+            self._sets = np.hstack([self._sets, more])
 
     def add(self, codes: npt.ArrayLike) -> None:
         """Add one individual's distinct sensitive value codes."""
@@ -222,28 +225,47 @@ class HittingFamily:
         mask = np.bitwise_or.reduce(singles, axis=0)[None, :]
         hit = _hits(self.family, mask)
         kept = self.family[hit]
-        grown = (self.family[~hit][:, None, :] | singles[None, :, :]).reshape(-1, width)
-        grown = grown[popcount(grown) < self.ell]
-        if grown.shape[0]:
-            grown = np.unique(grown, axis=0)
-            grown = grown[~self._absorbed(grown, kept)]
+        base = self.family[~hit]
+        grown = np.zeros((0, width), dtype=np.uint64)
+        if base.shape[0]:
+            grown = self._minimal_extensions(base, singles)
         self.family = np.vstack([kept, grown])
+        self._sets = np.vstack([self._sets, mask])
         if self.family.shape[0] > self.cap:
             self.overflowed = True
 
-    @staticmethod
-    def _absorbed(grown: Bits, kept: Bits) -> npt.NDArray[np.bool_]:
-        """Rows of ``grown`` that strictly contain a row of ``kept`` or of ``grown``."""
-        others = np.vstack([kept, grown])
-        sizes = popcount(others)
-        grown_sizes = popcount(grown)
-        out = np.zeros(grown.shape[0], dtype=bool)
-        chunk = max(1, (1 << 22) // max(1, others.shape[0] * others.shape[1]))
-        for start in range(0, grown.shape[0], chunk):
-            block = grown[start : start + chunk]
-            contained = ((others[None, :, :] & ~block[:, None, :]) == 0).all(axis=2)
-            smaller = sizes[None, :] < grown_sizes[start : start + chunk, None]
-            out[start : start + chunk] = (contained & smaller).any(axis=1)
+    def _minimal_extensions(self, base: Bits, singles: Bits) -> Bits:
+        """The minimal sets ``g ∪ {s}`` (``g`` a row of ``base``, ``s`` a row of ``singles``)
+        below size ``l``, deduplicated.
+
+        ``g`` is a minimal hitting set of the earlier sets ``Ψ`` that misses the new set; ``g ∪
+        {s}`` is minimal iff every ``e`` in ``g`` keeps a *private* set (a set of ``Ψ`` that
+        ``g`` hits only at ``e``) not containing ``s`` — otherwise ``e`` is redundant. This
+        replaces the pairwise absorption ``A + AB = A`` by ``|family| x |Ψ|`` work."""
+        width = base.shape[1]
+        sizes = popcount(base)
+        keep = sizes + 1 < self.ell
+        base, sizes = base[keep], sizes[keep]
+        psi = self._sets
+        contains = (psi[:, None, :] & singles[None, :, :]).any(axis=2)  # (sets, values)
+        parts = []
+        per = max(1, (1 << 22) // max(1, psi.shape[0] * singles.shape[0] * width))
+        for start in range(0, base.shape[0], per):
+            block = base[start : start + per]
+            inter = block[:, None, :] & psi[None, :, :]  # (block, sets, words)
+            private = popcount(inter.reshape(-1, width)).reshape(inter.shape[:2]) == 1
+            valid = private[:, :, None] & ~contains[None, :, :]  # (block, sets, values)
+            covered = np.bitwise_or.reduce(
+                np.where(valid[..., None], inter[:, :, None, :], np.uint64(0)), axis=1
+            )  # (block, values, words)
+            minimal = popcount(covered.reshape(-1, width)).reshape(covered.shape[:2]) == (
+                sizes[start : start + per, None]
+            )
+            grown = block[:, None, :] | singles[None, :, :]
+            parts.append(grown[minimal])
+        if not parts:
+            return np.zeros((0, width), dtype=np.uint64)
+        out: Bits = np.unique(np.vstack(parts), axis=0)
         return out
 
     @property

@@ -195,9 +195,11 @@ def vulnerable_share(
     ell: int | None = None,
     alpha: float | None = None,
     beta: float | None = None,
+    record_counts: bool = False,
 ) -> VulnerableShare:
     """Vulnerable classes of a release: IR (k,l) but not EIR l (give ``k`` and ``ell``), or
-    IR (α,β) but not EIR (α,β) (give ``alpha`` and ``beta``)."""
+    IR (α,β) but not EIR (α,β) (give ``alpha`` and ``beta``); with ``record_counts`` over the
+    count-refined classes."""
     if (k is None) == (alpha is None) or (k is None) != (ell is None):
         raise ValueError("give either k and ell, or alpha and beta")
     if alpha is not None and beta is None:
@@ -214,6 +216,7 @@ def vulnerable_share(
         alpha=alpha,
         beta=beta,
         epsilon=EPSILON,
+        by_count=record_counts,
     )[0]
     return VulnerableShare(int(classes), int(ir_classes), int(vulnerable))
 

@@ -17,7 +17,19 @@ individuals with value ``s``.
   ``max_s |P(s)| / n_Q <= β`` (Theorem 3.2, an equivalence: individuals, not records).
 
 The IR models count records and leak (Table 3's Q2: every individual has Hypertension); the EIR
-models count individuals. Each model has a SQL violation query over rows of persons
+models count individuals.
+
+**The record-count hole** (digest D9, not in the paper): linking records by ``Id_num`` publishes
+every individual's number of records in the class. An attacker who knows how many records the
+target has (e.g. how many diagnoses) narrows the class to the individuals with that count, and
+none of the four models bounds what that subgroup reveals: in Table 4's Q2 only Id_num 1 has two
+records, so knowing "Mike has two diagnoses" re-identifies him and discloses both. With
+``record_counts: protected`` a model holds on every *count-refined class* (the individuals of a
+class with the same record count), so the attacker's candidates after learning the count still
+satisfy it. The SQL queries refine the classes themselves; the predicates must be given
+count-refined parts, which the algorithms produce by clustering each record count separately
+(:func:`anonsql.identity_reserved.record_counts.by_record_count`): a release whose classes each
+hold one record count. Each model has a SQL violation query over rows of persons
 (``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
 sensitive column, several rows per person; NULL is one sensitive value) and a vectorized
 predicate over :class:`IRPartStats`. The EIR l-diversity query decides the hitting set in SQL
@@ -31,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -186,17 +198,27 @@ def alpha_beta_holds(
 # -- parameters ------------------------------------------------------------------------------
 
 
-class IRKLParams(SensitiveParams):
+class IRParams(SensitiveParams):
+    record_counts: Literal["published", "protected"] = Field(
+        default="published",
+        description=(
+            "'protected' refines every class by the individuals' record counts, which a "
+            "release linking records by Id_num publishes"
+        ),
+    )
+
+
+class IRKLParams(IRParams):
     k: int = Field(description="minimum individuals per class")
     l: int = Field(description="minimum distinct sensitive values per class")
 
 
-class AlphaBetaParams(SensitiveParams):
+class AlphaBetaParams(IRParams):
     alpha: float = Field(description="largest share of a class's records one individual may own")
     beta: float = Field(description="largest share of a class a sensitive value may reach")
 
 
-class EIRLParams(SensitiveParams):
+class EIRLParams(IRParams):
     l: int = Field(description="minimum distinct values in every reasoning set")
 
 
@@ -240,6 +262,12 @@ class IdentityReservedModel(PrivacyModel):
         assert isinstance(self.params, SensitiveParams)
         return self.params.column
 
+    @property
+    def protects_record_counts(self) -> bool:
+        """Whether classes are refined by the individuals' record counts (see the module)."""
+        assert isinstance(self.params, IRParams)
+        return self.params.record_counts == "protected"
+
     def template_params(self) -> dict[str, Any]:
         return {}
 
@@ -264,6 +292,7 @@ class IdentityReservedModel(PrivacyModel):
             person=person,
             column=self.column,
             epsilon=EPSILON,
+            by_count=self.protects_record_counts,
             **self.template_params(),
         )
 

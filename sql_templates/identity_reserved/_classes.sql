@@ -2,23 +2,36 @@
   Shared CTEs of the identity-reserved violation queries (rows of persons: a person column,
   quasi-identifiers, a sensitive column; several rows per person).
 
-  ir_coded(cls, q0.., person, code): every row with its class number (rank of its
-  quasi-identifier vector; NULLs equal) and sensitive value code (rank; NULL is a value).
+  ir_coded(cls, q0.., person, person_records, code): every row with its class number (rank of
+  its quasi-identifier vector; NULLs equal), its person's records in the class, and its
+  sensitive value code (rank; NULL is a value).
   ir_classes(cls, q0..): each class's quasi-identifier values.
+
+  by_count (the record-count protection): a class is refined by the individuals' record counts
+  within it, since a release linking records by Id_num publishes every individual's count and
+  an attacker who knows the target's count narrows the class to the individuals sharing it.
+  The classes are then (quasi-identifiers, person_records) and ir_classes carries the count.
   ir_class_stats(cls, persons, records, max_person_records, sa_values, max_value_records,
   max_value_persons): n_Q, |Q|, max |R(p)|, m_Q, max |R(s)| and max |P(s)|, all within the class.
   Internal names keep user column names from colliding with the query's own.
 #}
-{% macro ir_base(relation, qids, person, column) -%}
+{% macro ir_base(relation, qids, person, column, by_count=false) -%}
 ir_coded AS (
   SELECT
-    {% if qids %}DENSE_RANK() OVER (ORDER BY {% for q in qids %}{{ q | ident }}{{ ", " if not loop.last }}{% endfor %}){% else %}1{% endif %} AS cls,
-    {% for q in qids %}{{ q | ident }} AS {{ ('q' ~ loop.index0) | ident }}, {% endfor %}{{ person | ident }} AS person,
-    DENSE_RANK() OVER (ORDER BY {{ column | ident }}) AS code
-  FROM {{ relation | qname }} AS r
+{% set ns = namespace(keys=[]) %}
+{% for q in qids %}{% set ns.keys = ns.keys + [('q' ~ loop.index0) | ident] %}{% endfor %}
+{% if by_count %}{% set ns.keys = ns.keys + ['person_records'] %}{% endif %}
+    {% if ns.keys %}DENSE_RANK() OVER (ORDER BY {{ ns.keys | join(', ') }}){% else %}1{% endif %} AS cls,
+    {% for q in qids %}{{ ('q' ~ loop.index0) | ident }}, {% endfor %}person, person_records,
+    DENSE_RANK() OVER (ORDER BY sa) AS code
+  FROM (
+    SELECT {% for q in qids %}{{ q | ident }} AS {{ ('q' ~ loop.index0) | ident }}, {% endfor %}{{ person | ident }} AS person, {{ column | ident }} AS sa,
+      COUNT(*) OVER (PARTITION BY {% for q in qids %}{{ q | ident }}, {% endfor %}{{ person | ident }}) AS person_records
+    FROM {{ relation | qname }} AS r
+  ) AS rows_of_persons
 ),
 ir_classes AS (
-  SELECT DISTINCT cls{% for q in qids %}, {{ ('q' ~ loop.index0) | ident }}{% endfor %}
+  SELECT DISTINCT cls{% for q in qids %}, {{ ('q' ~ loop.index0) | ident }}{% endfor %}{% if by_count %}, person_records{% endif %}
 
   FROM ir_coded
 ),
@@ -48,8 +61,8 @@ ir_class_stats AS (
 )
 {%- endmacro %}
 {# The class's quasi-identifier columns under the user's names (from ir_classes AS c). #}
-{% macro ir_class_columns(qids) -%}
-{% for q in qids %}c.{{ ('q' ~ loop.index0) | ident }} AS {{ q | ident }}, {% endfor %}
+{% macro ir_class_columns(qids, by_count=false) -%}
+{% for q in qids %}c.{{ ('q' ~ loop.index0) | ident }} AS {{ q | ident }}, {% endfor %}{% if by_count %}c.person_records AS records_per_individual, {% endif %}
 {%- endmacro %}
 {#
   EIR l-diversity: for each class whose minimum hitting set of the individuals' sensitive sets

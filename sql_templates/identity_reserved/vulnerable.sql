@@ -4,7 +4,7 @@
   (pair 'alpha_beta'). Returns all classes, those satisfying the IR model, and the vulnerable.
 #}
 {% from "identity_reserved/_classes.sql" import ir_base, ir_search, share_exceeded %}
-WITH {% if pair == 'kl' %}RECURSIVE {% endif %}{{ ir_base(relation, qids, person, column) }},
+WITH {% if pair == 'kl' %}RECURSIVE {% endif %}{{ ir_base(relation, qids, person, column, by_count) }},
 {% if pair == 'kl' %}
 {{ ir_search(l) }},
 judged AS (

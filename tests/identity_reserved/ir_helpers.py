@@ -54,7 +54,8 @@ def sql_violations(
     person: str,
 ) -> dict[Key, tuple[Any, ...]]:
     rows = engine.fetchall(m.violations_sql(engine.sql, relation, qids, person=person))
-    return {tuple(row[: len(qids)]): tuple(row[len(qids) :]) for row in rows}
+    width = len(qids) + int(m.protects_record_counts)
+    return {tuple(row[:width]): tuple(row[width:]) for row in rows}
 
 
 def python_violations(
@@ -65,12 +66,17 @@ def python_violations(
     sa: str,
 ) -> set[Key]:
     """Classes violating ``m`` by its predicate: each (class, person) pair is one individual
-    (statistics restricted to the class), classes from the QID vectors (NULLs equal)."""
+    (statistics restricted to the class), classes from the QID vectors (NULLs equal), refined
+    by the individual's record count in the class when the model protects record counts."""
     frame = pd.DataFrame({c: pd.Series(list(v), dtype=object) for c, v in columns.items()})
-    class_id = frame.groupby(list(qids), dropna=False, sort=False).ngroup().to_numpy()
+    keys_of = list(qids)
+    if m.protects_record_counts:
+        frame["__count"] = frame.groupby([*qids, person], dropna=False)[sa].transform("size")
+        keys_of.append("__count")
+    class_id = frame.groupby(keys_of, dropna=False, sort=False).ngroup().to_numpy()
     keys = {}
     for i, cid in enumerate(class_id):
-        keys.setdefault(int(cid), tuple(columns[q][i] for q in qids))
+        keys.setdefault(int(cid), tuple(frame[q].iloc[i] for q in keys_of))
     person_codes = pd.factorize(frame[person])[0]
     pair = class_id.astype(np.int64) * (int(person_codes.max()) + 1) + person_codes
     individuals = build_individuals(pair, np.asarray(columns[sa], dtype=object))

@@ -77,6 +77,19 @@ def test_table_4_satisfies_all_four_and_the_boundaries(engine: Engine) -> None:
     }
 
 
+def test_protected_record_counts_refine_the_classes(engine: Engine) -> None:
+    # the record-count hole: in Table 4's Q2 only Id_num 1 has two records, so an attacker who
+    # knows Mike has two diagnoses learns both; refined by record count, Q2 splits into {1}
+    # (τ = 1) and {2,3,5} (τ = 3), Q1 into {4,6} (τ = 2) and {7} (τ = 1)
+    found = check(engine, TABLE_4, "eir_l_diversity", l=3, record_counts="protected")
+    assert found == {
+        (*T4_Q1, 1): (1, 1, 1),
+        (*T4_Q1, 2): (2, 4, 2),
+        (*T4_Q2, 2): (1, 2, 1),
+    }
+    assert check(engine, TABLE_4, "eir_l_diversity", l=3) == {}
+
+
 def test_k_and_l_of_ir_kl_are_separate(engine: Engine) -> None:
     assert set(check(engine, TABLE_4, "ir_kl_anonymity", k=4, l=3)) == {T4_Q1}
     assert set(check(engine, TABLE_4, "ir_kl_anonymity", k=3, l=5)) == {T4_Q2}
@@ -174,6 +187,9 @@ MODEL_CASES = [
     ("eir_alpha_beta_anonymity", {"alpha": 0.6, "beta": 0.4}),
     ("eir_l_diversity", {"l": 2}),
     ("eir_l_diversity", {"l": 3}),
+    ("eir_l_diversity", {"l": 2, "record_counts": "protected"}),
+    ("ir_kl_anonymity", {"k": 2, "l": 2, "record_counts": "protected"}),
+    ("eir_alpha_beta_anonymity", {"alpha": 0.6, "beta": 0.5, "record_counts": "protected"}),
 ]
 
 

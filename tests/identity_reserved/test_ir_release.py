@@ -34,6 +34,7 @@ from anonsql.identity_reserved.metrics import (
     query_error,
     vulnerable_share,
 )
+from anonsql.identity_reserved.record_counts import by_record_count
 from anonsql.sql import TableName
 
 QIDS = ["age", "gender", "postcode"]
@@ -272,6 +273,38 @@ def test_published_danonyir_releases_pass_their_check(
     # every query matches its anchor individual, so none is skipped
     assert errors.skipped == 0 and (errors.prec >= 1).all()
     assert errors.relative_error >= 0.0
+
+
+def test_releases_by_record_count_close_the_hole(engine: Engine) -> None:
+    data = random_records(11, n=90)
+    source = load(engine, data)
+    individuals = fetch_individuals(
+        engine, source, person="who", sensitive="dx", numeric=["age"], categorical=["city"]
+    )
+    protected = model("eir_l_diversity", column="dx", l=2, record_counts="protected")
+    plain = danonyir(individuals, protected, DAnonyIROptions(seed=2))
+    strata = by_record_count(individuals, lambda part: danonyir(part, protected))
+    for name, result in (("plain", plain), ("strata", strata)):
+        published = TableName(f"counts_{name}", "main")
+        publish_clustering(
+            engine,
+            target=published,
+            source=source,
+            individuals=individuals,
+            clustering=result,
+            person="who",
+            sensitive="dx",
+        )
+        found = sql_violations(engine, protected, published, ["age", "city"], "who")
+        if name == "strata":
+            assert found == {}
+            for c in range(result.classes):
+                members = result.cluster == c
+                assert np.unique(individuals.records[members]).shape[0] == 1
+        else:
+            # clustering over all counts leaves count-refined classes that fail
+            assert found != {}
+    assert strata.persons.sum() + strata.suppressed_individuals == len(individuals)
 
 
 def test_workload_is_seeded_and_constrains_lambda_columns() -> None:
