@@ -258,8 +258,9 @@ class HittingFamily:
             covered = np.bitwise_or.reduce(
                 np.where(valid[..., None], inter[:, :, None, :], np.uint64(0)), axis=1
             )  # (block, values, words)
-            minimal = popcount(covered.reshape(-1, width)).reshape(covered.shape[:2]) == (
-                sizes[start : start + per, None]
+            minimal = (
+                popcount(covered.reshape(-1, width)).reshape(covered.shape[:2])
+                == (sizes[start : start + per, None])
             )
             grown = block[:, None, :] | singles[None, :, :]
             parts.append(grown[minimal])
