@@ -343,3 +343,65 @@ def test_release_table_loads(engine: Engine) -> None:
     assert len(rows) == 10
     assert engine.count_rows(published.with_name("kl_release__classes")) == 2
     assert engine.count_rows(published.with_name("kl_release__assignment")) == 7
+
+
+def test_vulnerable_share_over_count_refined_classes(engine: Engine) -> None:
+    # Table 4 refined by record count: Q1 -> {4,6} (τ = 2) and {7} (one value); Q2 -> {1}
+    # (two values, τ = 1) and {2,3,5} (τ = 3). IR (1,2) holds on all but {7}; of those, EIR
+    # 2-diversity fails on {1} alone: Mike's two diagnoses are disclosed to who knows he has two
+    source, individuals = fetch_table_2(engine)
+    t4 = run_seeds(individuals, model("eir_l_diversity", column="disease", l=3), [5, 2])
+    published = TableName("t4_counts", "main")
+    publish_clustering(
+        engine,
+        target=published,
+        source=source,
+        individuals=individuals,
+        clustering=t4,
+        person="id_num",
+        sensitive="disease",
+    )
+    share = vulnerable_share(
+        engine,
+        published,
+        QIDS,
+        person="id_num",
+        sensitive="disease",
+        k=1,
+        ell=2,
+        record_counts=True,
+    )
+    assert (share.classes, share.ir_classes, share.vulnerable) == (4, 3, 1)
+    plain = vulnerable_share(
+        engine, published, QIDS, person="id_num", sensitive="disease", k=1, ell=2
+    )
+    assert (plain.classes, plain.vulnerable) == (2, 0)
+
+
+def test_bench_templates(engine: Engine) -> None:
+    # the INFORMS benchmark's relation: distinct (person, code) pairs with demographics
+    demographics = load(
+        engine,
+        {
+            "DUPERSID": ["a", "b"],
+            "DOBMM": [1, 2],
+            "DOBYY": [1950, 1960],
+            "RACEX": [1, 2],
+            "EDUCYEAR": [12, 16],
+            "marry": [1, 5],
+            "income": [100, 200],
+        },
+    )
+    conditions = load(
+        engine, {"DUPERSID": ["a", "a", "a", "b"], "ICD9CODX": ["401", "401", "250", "V70"]}
+    )
+    target = TableName("informs_like", "main")
+    engine.run(
+        "bench/identity_reserved_informs",
+        target=target,
+        conditions=conditions,
+        demographics=demographics,
+    )
+    assert engine.count_rows(target) == 3
+    values = engine.query("bench/distinct_values", relation=target, column="marry")
+    assert sorted(v[0] for v in values) == [1, 5]
