@@ -17,7 +17,14 @@ individuals with value ``s``.
   ``max_s |P(s)| / n_Q <= β`` (Theorem 3.2, an equivalence: individuals, not records).
 
 The IR models count records and leak (Table 3's Q2: every individual has Hypertension); the EIR
-models count individuals.
+models count individuals. Each model has a SQL violation query over rows of persons
+(``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
+sensitive column, several rows per person; NULL is one sensitive value; statistics within the
+class, digest G4) and a vectorized predicate over :class:`IRPartStats`. The EIR l-diversity
+query decides the hitting set in SQL by a depth-bounded recursive search (at most the product
+of the l - 1 smallest un-hit set sizes of states per class); its Python predicate decides it on
+per-class aggregates (the class's distinct sensitive sets) with the exact search of
+:mod:`anonsql.identity_reserved.hitting_sets` (limit: ``MAX_SEARCH_NODES`` per class).
 
 **The record-count hole** (digest D9, not in the paper): linking records by ``Id_num`` publishes
 every individual's number of records in the class. An attacker who knows how many records the
@@ -29,13 +36,7 @@ class with the same record count), so the attacker's candidates after learning t
 satisfy it. The SQL queries refine the classes themselves; the predicates must be given
 count-refined parts, which the algorithms produce by clustering each record count separately
 (:func:`anonsql.identity_reserved.record_counts.by_record_count`): a release whose classes each
-hold one record count. Each model has a SQL violation query over rows of persons
-(``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
-sensitive column, several rows per person; NULL is one sensitive value) and a vectorized
-predicate over :class:`IRPartStats`. The EIR l-diversity query decides the hitting set in SQL
-by a depth-bounded recursive search; its Python predicate decides it on per-class aggregates
-(the class's distinct sensitive sets) with the exact search of
-:mod:`anonsql.identity_reserved.hitting_sets` (limit: ``MAX_SEARCH_NODES`` per class).
+hold one record count.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def test_incremental_trace_of_the_running_example() -> None:
     assert at_three.satisfied
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     sets=st.lists(
         st.frozensets(st.integers(0, 129), min_size=1, max_size=4), min_size=1, max_size=8

@@ -194,7 +194,7 @@ MODEL_CASES = [
 
 
 @settings(
-    max_examples=20,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -214,7 +214,7 @@ def _reasoning_minimum(sets: list[frozenset[Any]]) -> int:
 
 
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
