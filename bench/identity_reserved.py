@@ -307,7 +307,8 @@ def sweep_row(
     print(
         f"| {label} | {t.gene.nloss:.4f} | {t.ir.nloss:.4f} | {t.eir.nloss:.4f} | "
         f"{ratio(t.gene.nloss, t.ir.nloss)} | {ratio(t.gene.nloss, t.eir.nloss)} | "
-        f"{ratio(t.eir.nloss, t.ir.nloss)} | {v_gene:.3f} | {v_ir:.3f} | {t.gene.seconds:.1f} | "
+        f"{ratio(t.eir.nloss, t.ir.nloss)} | {v_gene:.3f} | {v_ir:.3f} | "
+        f"{t.eir.suppressed_individuals} | {t.gene.seconds:.1f} | "
         f"{t.ir.seconds:.1f} | {t.eir.seconds:.1f} |",
         flush=True,
     )
@@ -317,9 +318,9 @@ def section_sweeps(data: Data, seed: int, n: int) -> None:
     base = sample(data.individuals, n, seed)
     header = (
         "| {x} | GeneIR | DAnonyIR_IR | DAnonyIR_EIR | Gene/IR | Gene/EIR | EIR/IR | "
-        "v GeneIR | v DAnonyIR | s GeneIR | s IR | s EIR |"
+        "v GeneIR | v DAnonyIR | suppressed EIR | s GeneIR | s IR | s EIR |"
     )
-    rule = "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    rule = "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     print(f"\n## Sweeps on {len(base)} sampled individuals ({base.total_records} records)\n")
     print("kl family (IR (l,l) vs EIR l), |QI| = 6:\n")
     print(header.format(x="l"))

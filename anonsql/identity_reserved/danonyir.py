@@ -15,8 +15,8 @@ left out of the release (``cluster = -1``) and charged ``|QI|`` per record in th
 The algorithm is inherently sequential: every step scans all remaining individuals and classes
 (Θ(n²·|QI|) overall). Each scan is one vectorized NumPy pass; remaining individuals are kept
 compact. Limit: :data:`~anonsql.identity_reserved.limits.MAX_DANONYIR_INDIVIDUALS` individuals
-(time ~ n², e.g. about 35 s for INFORMS' 26,854 individuals with |QI| = 6 on one core); memory
-O(n·|QI|) plus ``classes x Σ|X|`` booleans for categorical value sets.
+(time ~ n²: 56-88 s for INFORMS' 26,854 individuals with |QI| = 6, about 4 minutes for twice
+as many); memory O(n·|QI|) plus ``classes x Σ|X|`` booleans for categorical value sets.
 """
 
 from __future__ import annotations

@@ -10,10 +10,11 @@ from __future__ import annotations
 from anonsql.errors import SpecError
 
 #: DAnonyIR: individuals one run accepts. Each addition to a class scans every remaining
-#: individual (Θ(n²·|QI|) in total, vectorized per step): measured on INFORMS 2005
-#: (|QI| = 6, 2 cores) at about 35 s for 26,854 individuals; the limit keeps a run under
-#: roughly 10 minutes (time grows with n², memory with n·|QI|).
-MAX_DANONYIR_INDIVIDUALS = 100_000
+#: individual and class (Θ(n²·|QI|) in total, one vectorized pass per step). Measured on
+#: INFORMS 2005 (|QI| = 6, k = l = 6, a loaded 2-core machine): 8,000 individuals 7-12 s,
+#: 26,854 in 56-88 s, 53,708 (INFORMS twice) in 208-239 s; the limit keeps a run within about
+#: 5 minutes (time grows with n², memory with n·|QI| plus classes x Σ|X| booleans).
+MAX_DANONYIR_INDIVIDUALS = 60_000
 
 #: GeneIR: individuals one run accepts (each level step regroups all remaining individuals,
 #: O(n log n) per step; memory n·|QI|).
