@@ -6,35 +6,25 @@ The CLI and integrations are thin shells over these functions.
 from __future__ import annotations
 
 import contextlib
-import json
-import sys
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from anonsql.algorithms import ALGORITHMS
-from anonsql.algorithms.base import ProgressCallback
+from anonsql import pipeline
+from anonsql.algorithms import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
-from anonsql.errors import InterruptedRun, SpecError
-from anonsql.metrics import MetricContext, MetricValue, QidInfo, compute_all, olap
-from anonsql.pipeline.job import new_run_id, work_schema
-from anonsql.pipeline.prepare import prepare
-from anonsql.pipeline.source import parse_relation, table_columns
-from anonsql.privacy import PrivacyModel
-from anonsql.privacy.check import CheckResult, check_relation
-from anonsql.privacy.registry import largest_k, models_from_entries
-from anonsql.publish.layouts import check_person_release
-from anonsql.publish.names import OutputNames
-from anonsql.publish.publisher import PublishResult, publish, read_certificate, stage
+from anonsql.errors import SpecError
+from anonsql.layouts import LAYOUTS
+from anonsql.metrics import MetricValue, compute_all, olap
+from anonsql.metrics.measure import release_context
+from anonsql.privacy import PrivacyModel, models_from_entries
+from anonsql.privacy.check import CheckResult, check_relation, run_checks
+from anonsql.release import read_release
+from anonsql.report import RunResult
+from anonsql.resolve import table_columns
 from anonsql.spec import Spec, load_spec, spec_from_mapping
+from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
-
-RunResult = PublishResult
-
-
-def _stderr_progress(message: str) -> None:
-    print(f"anonsql: {message}", file=sys.stderr, flush=True)
 
 
 def _quiet(message: str) -> None:
@@ -86,46 +76,8 @@ def run(
     run's working tables are dropped.
     """
     spec = as_spec(spec)
-    report = progress or _quiet
-    if spec.algorithm_name not in ALGORITHMS:
-        raise SpecError(
-            "algorithm", ALGORITHMS.unknown_message(spec.algorithm_name), "use a known algorithm"
-        )
-    algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
-    if spec.person_id is not None and not algorithm.person_level:
-        raise SpecError(
-            "algorithm",
-            f"{algorithm.name} anonymizes one row per individual, but the spec sets person_id",
-            "use algorithm: one_to_many (the default with person_id)",
-        )
-    if spec.person_id is None and algorithm.person_level:
-        raise SpecError(
-            "algorithm",
-            f"{algorithm.name} anonymizes data with several rows per person",
-            "add `person_id: <column linking a person's rows>`",
-        )
-    started = time.perf_counter()
     with _engine_for(spec, engine) as eng:
-        run_id = new_run_id()
-        try:
-            report("validating the spec against the database")
-            job = prepare(spec, eng, run_id)
-            report(f"partitioning {job.rows} rows with {algorithm.name}")
-            summary = algorithm.partition(job, report)
-            report("publishing and verifying")
-            stage(job)
-            return publish(job, summary, started)
-        except KeyboardInterrupt:
-            raise InterruptedRun(
-                "interrupted; nothing was published and the previous output is intact"
-            ) from None
-        finally:
-            _cleanup(eng, work_schema(run_id))
-
-
-def _cleanup(engine: Engine, schema: str) -> None:
-    with contextlib.suppress(Exception):
-        engine.run("drop_schema", schema=schema)
+        return pipeline.run(spec, eng, progress or _quiet)
 
 
 def check(
@@ -143,7 +95,7 @@ def check(
     models then count persons and build each person's SA fingerprint from their rows; without
     it each row is one person (a fingerprint column then holds the person's list of items).
     """
-    rel = relation if isinstance(relation, TableName) else parse_relation(relation, "relation")
+    rel = _relation(relation, "relation")
     columns = [c.name for c in table_columns(engine, rel, "relation")]
     typed = [m for m in models if isinstance(m, PrivacyModel)]
     if len(typed) != len(models):
@@ -168,32 +120,12 @@ def check(
 
 def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     """Recompute the metrics of a relation anonsql published (reads its companion tables)."""
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
-    names = OutputNames(rel)
-    certificate = read_certificate(engine, names)
-    if certificate is None:
-        raise SpecError(
-            "output",
-            f"{rel} has no anonsql certificate beside it",
-            "give the name of a relation published by `anonsql run`",
-        )
-    attributes = engine.query_arrow("select_all", relation=names.attributes).to_pylist()
-    qids = [
-        QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
-        for a in attributes
-    ]
-    models = build_models_from_certificate(certificate)
-    person = person_level(certificate)
-    ctx = MetricContext(
-        engine=engine,
-        relation=names.by_person if person else rel,
-        qids=qids,
-        hierarchy_nodes=names.hierarchy_nodes,
-        source_rows=int(person["persons"] if person else certificate["source_rows"]),
-        k=largest_k(models),
-        fingerprints=names.fingerprints if person else None,
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="give the name of a relation published by `anonsql run`",
     )
-    return compute_all(ctx)
+    return compute_all(release_context(engine, release))
 
 
 def query_accuracy(
@@ -215,10 +147,9 @@ def query_accuracy(
     :mod:`anonsql.metrics.olap` for the workload and the conventions). On demand only: it is not
     part of the metrics every run records.
     """
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
     return olap.query_accuracy(
         engine,
-        rel,
+        _relation(output, "output"),
         seed=seed,
         max_dimensions=max_dimensions,
         queries_per_dimension=queries_per_dimension,
@@ -231,34 +162,22 @@ def query_accuracy(
     )
 
 
-def build_models_from_certificate(certificate: Mapping[str, Any]) -> list[PrivacyModel]:
-    return models_from_entries(json.loads(certificate["models"]))
-
-
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:
-    """Re-check a published output against the models recorded in its certificate."""
-    rel = output if isinstance(output, TableName) else parse_relation(output, "output")
-    names = OutputNames(rel)
-    certificate = read_certificate(engine, names)
-    if certificate is None:
-        raise SpecError(
-            "output",
-            f"{rel} has no anonsql certificate beside it",
-            "name the QIDs and models explicitly with `anonsql check`",
-        )
-    qids = json.loads(certificate["quasi_identifiers"])
-    models = build_models_from_certificate(certificate)
-    person = person_level(certificate)
-    if person is not None:
-        return check_person_release(engine, names, qids, models, person["person_id"])
-    return check_relation(engine, rel, qids, models)
+    """Re-check a published output against the models recorded in its certificate, with the
+    same checks its publish gate ran."""
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="name the QIDs and models explicitly with `anonsql check`",
+    )
+    checks = LAYOUTS.get(release.layout).planned_checks(
+        release.names, release.qids, release.models, release.person_column
+    )
+    return run_checks(engine, release.names.main, checks)
 
 
-def person_level(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The 1:M facts a certificate records (None for one row per individual)."""
-    value = certificate.get("person_level")
-    facts = json.loads(value) if isinstance(value, str) else None
-    return facts if isinstance(facts, dict) else None
+def _relation(relation: str | TableName, key: str) -> TableName:
+    return relation if isinstance(relation, TableName) else parse_relation(relation, key)
 
 
 __all__ = [

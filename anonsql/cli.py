@@ -20,21 +20,20 @@ from rich.console import Console
 from rich.table import Table
 
 from anonsql import api
-from anonsql.demo import (
-    ADULT_QIDS,
-    MULTI_TABLE_SAMPLES,
-    SAMPLES,
-    adult_spec,
-    load_adult,
-    load_sample,
-    load_sample_tables,
-)
+from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import DuckDBEngine, Engine, connect
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.privacy.check import CheckResult
-from anonsql.publish.publisher import PublishResult
+from anonsql.report import RunResult
+from anonsql.samples import (
+    MULTI_TABLE_SAMPLES,
+    SAMPLES,
+    load_adult,
+    load_sample,
+    load_sample_tables,
+)
 from anonsql.sql import TableName
 
 out = Console()
@@ -262,43 +261,14 @@ def sample(name: str, database: str, table: str | None, schema: str) -> None:
     out.print(f"loaded {rows} rows into {target} in {database}")
 
 
-def print_result(result: PublishResult) -> None:
-    cert = result.certificate
-    table = Table(title=f"anonsql published {cert['output']}", show_header=False)
-    table.add_row("source", f"{cert['source']} ({cert['source_rows']} rows)")
-    table.add_row("models", cert["models"])
-    table.add_row("verified", "yes: 0 violating classes" if cert["verified"] else "NO")
-    table.add_row("published rows", str(cert["published_rows"]))
-    table.add_row("suppressed rows", str(cert["suppressed_rows"]))
-    table.add_row("equivalence classes", str(cert["classes"]))
-    person = api.person_level(cert)
-    if person is None:
-        table.add_row("NCP (GCP)", f"{cert['ncp_percent']:.2f} %")
-    else:
-        table.add_row("persons", str(person["persons"]))
-        if person["fingerprint_buckets"] is not None:
-            table.add_row("SA-fingerprint buckets", str(person["fingerprint_buckets"]))
-        table.add_row("QID-NCP (per person)", f"{cert['ncp_percent']:.2f} %")
-        sa_ncp = [m.value for m in result.metrics if m.name == "sa_ncp"]
-        if sa_ncp:
-            table.add_row("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %")
-    table.add_row("rounds / statements", f"{result.summary.rounds} / {result.summary.statements}")
-    table.add_row("time", f"{cert['seconds']:.2f} s")
-    names = result.names
-    table.add_row(
-        "also published",
-        ", ".join(
-            str(names.companion(k))
-            for k in (
-                ("recoding",) if person is None else ("by_person", "fingerprints", "person_map")
-            )
-            + ("classes", "certificate", "metrics")
-        ),
-    )
+def print_result(result: RunResult) -> None:
+    table = Table(title=f"anonsql published {result.certificate['output']}", show_header=False)
+    for label, value in result.summary():
+        table.add_row(label, value)
     out.print(table)
 
 
-def show_sample(engine: Engine, result: PublishResult, columns: list[str]) -> None:
+def show_sample(engine: Engine, result: RunResult, columns: list[str]) -> None:
     sample = engine.query_arrow("demo/sample", relation=result.names.main, columns=columns, limit=5)
     table = Table(title="first rows of the anonymized view (quasi-identifiers and class)")
     for name in sample.column_names:

@@ -90,7 +90,7 @@ def main() -> None:
                 "l": args.l,
                 "seconds": round(wall, 2),
                 "peak_rss_mib": round(rss_kib / 1024, 1),
-                "rounds": result.summary.rounds,
+                "rounds": result.partitioning.rounds,
                 "classes": result.certificate["classes"],
                 "ncp": round(result.metric("ncp"), 2),
                 "verified": result.certificate["verified"],

@@ -17,14 +17,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 from pg_server import start_server
 from synthetic import make_synthetic_adult
 
 from anonsql import api
-from anonsql.demo import ADULT_QIDS, adult_spec, load_adult
+from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+from anonsql.samples import load_adult
 from anonsql.sql import TableName
 
 
@@ -118,7 +119,7 @@ def main() -> None:
         heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
         tracemalloc.stop()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    per_round = result.summary.statements_per_round
+    per_round = result.partitioning.statements_per_round
     print(
         json.dumps(
             {
@@ -130,9 +131,9 @@ def main() -> None:
                 "seconds": round(wall, 2),
                 "peak_rss_mib": round(rss_kib / 1024, 1),
                 "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
-                "rounds": result.summary.rounds,
+                "rounds": result.partitioning.rounds,
                 "statements_per_round": sorted(set(per_round)),
-                "statements": result.summary.statements,
+                "statements": result.partitioning.statements,
                 "classes": result.certificate["classes"],
                 "ncp": round(result.metric("ncp"), 2),
                 "verified": result.certificate["verified"],

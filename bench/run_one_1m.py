@@ -25,14 +25,14 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent / "tests" / "support"))
 
 from run_one import database
 from synthetic_1m import make_synthetic_1m
 
 from anonsql import api
-from anonsql.demo import load_informs
 from anonsql.engines import Engine
+from anonsql.samples import load_informs
 
 
 def informs_spec(db: str, k: int, l: int) -> dict[str, Any]:
@@ -103,8 +103,8 @@ def main() -> None:
                 "seconds": round(wall, 2),
                 "peak_rss_mib": round(rss_kib / 1024, 1),
                 "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
-                "rounds": result.summary.rounds,
-                "statements": result.summary.statements,
+                "rounds": result.partitioning.rounds,
+                "statements": result.partitioning.statements,
                 "buckets": person["fingerprint_buckets"],
                 "classes": result.certificate["classes"],
                 "qid_ncp": round(result.metric("ncp"), 2),

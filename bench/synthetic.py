@@ -10,8 +10,8 @@ No Python-side rows: the table is built by one SQL statement.
 
 from __future__ import annotations
 
-from anonsql.demo import load_adult
 from anonsql.engines import Engine
+from anonsql.samples import load_adult
 from anonsql.sql import TableName
 
 

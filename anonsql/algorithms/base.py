@@ -10,20 +10,22 @@ in the run's working schema:
   partition's tight generalization: ``lo<i>``/``hi<i>`` for numeric ones, ``node<i>`` (the
   lowest common ancestor's node id) for categorical ones.
 
-Everything after that (labels, publishing, verification, metrics) is shared by all algorithms.
+and returns a frozen :class:`Partitioning`. Everything after that (labels, publishing,
+verification, metrics) is shared by all algorithms of a release layout.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from anonsql.errors import SpecError
-from anonsql.pipeline.job import Job
+from anonsql.privacy.base import PrivacyModel
+from anonsql.spec.errors import spec_error
+from anonsql.workspace import Workspace
 
 #: Called with a one-line status message during long steps.
 ProgressCallback = Callable[[str], None]
@@ -39,24 +41,32 @@ class Options(BaseModel):
 OptionsBase = Options
 
 
-@dataclass
-class PartitionSummary:
-    """What an algorithm reports about its search, for the certificate and benchmarks."""
+@dataclass(frozen=True)
+class Partitioning:
+    """What an algorithm decided and how its search went, for the certificate and benchmarks.
+
+    ``facts`` holds what a release layout publishes about the search (e.g. the number of 1:M
+    fingerprint buckets).
+    """
 
     partitions: int
     suppressed_rows: int
     suppressed_partitions: int
     rounds: int
     statements: int
-    statements_per_round: list[int] = field(default_factory=list)
+    statements_per_round: tuple[int, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Algorithm(ABC):
     """Base class of anonymization algorithms.
 
-    Subclasses declare ``name`` (the spec's ``algorithm:`` value) and ``Options``, and implement
-    :meth:`partition`. They must keep per-row data in the engine and issue a number of
-    statements per round that does not depend on the number of partitions.
+    Subclasses declare ``name`` (the spec's ``algorithm:`` value), ``Options``, ``reference``
+    (the paper), whether they anonymize 1:M data (``person_level``) and the release ``layout``
+    they leave tables for, and implement :meth:`partition`. They must keep per-row data in the
+    engine and issue a number of statements per round that does not depend on the number of
+    partitions. An algorithm that enforces only some models says so in :meth:`check_models`,
+    by the models' declarations (never their classes).
     """
 
     name: ClassVar[str]
@@ -65,6 +75,8 @@ class Algorithm(ABC):
     #: Whether the algorithm anonymizes 1:M data (a spec with ``person_id``) rather than one
     #: row per individual.
     person_level: ClassVar[bool] = False
+    #: The release layout (``anonsql.layouts``) that publishes what the algorithm leaves.
+    layout: ClassVar[str] = "record"
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options
@@ -74,14 +86,15 @@ class Algorithm(ABC):
         try:
             options = cls.Options.model_validate(dict(raw))
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
             allowed = ", ".join(cls.Options.model_fields) or "(none)"
-            raise SpecError(
-                f"algorithm.{cls.name}.{where}", first["msg"], f"options are: {allowed}"
+            raise spec_error(
+                err, prefix=f"algorithm.{cls.name}", fix=f"options are: {allowed}"
             ) from None
         return cls(options)
 
+    def check_models(self, models: Sequence[PrivacyModel]) -> None:
+        """Refuse, with a SpecError keyed ``privacy[i]``, models this algorithm cannot enforce."""
+
     @abstractmethod
-    def partition(self, job: Job, progress: ProgressCallback) -> PartitionSummary:
-        """Partition ``job.work('rows')`` and write ``job.work('parts')``."""
+    def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
+        """Partition ``workspace.work('rows')`` and write ``workspace.work('parts')``."""

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from anonsql.algorithms.lca import HierarchyArrays
-from anonsql.pipeline.job import Dimension
 from anonsql.privacy.base import BoolArray
+from anonsql.workspace import Dimension
 
 
 def parts_table(

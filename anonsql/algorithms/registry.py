@@ -1,14 +1,13 @@
-"""Algorithms by spec name."""
+"""Algorithms by spec name. Other packages add algorithms through the ``anonsql.algorithms``
+entry-point group."""
 
 from __future__ import annotations
 
 from anonsql.algorithms.base import Algorithm
-from anonsql.algorithms.hilbert_1d import Hilbert1D
-from anonsql.algorithms.idistance_1d import IDistance1D
-from anonsql.algorithms.mondrian import Mondrian
-from anonsql.algorithms.one_to_many import OneToMany
 from anonsql.registry import Registry
 
-ALGORITHMS: Registry[type[Algorithm]] = Registry("algorithm")
-for _algorithm in (Mondrian, Hilbert1D, IDistance1D, OneToMany):
-    ALGORITHMS.register(_algorithm.name, _algorithm)
+ALGORITHMS: Registry[type[Algorithm]] = Registry("algorithm", group="anonsql.algorithms")
+ALGORITHMS.register_lazy("mondrian", "anonsql.algorithms.mondrian:Mondrian")
+ALGORITHMS.register_lazy("hilbert", "anonsql.algorithms.one_d:Hilbert1D")
+ALGORITHMS.register_lazy("idistance", "anonsql.algorithms.one_d:IDistance1D")
+ALGORITHMS.register_lazy("one_to_many", "anonsql.algorithms.one_to_many:OneToMany")

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError
 from anonsql.sql import SqlRenderer, TableName
 
@@ -30,47 +31,6 @@ _STRING_LITERAL = re.compile(r"'(?:[^']|'')*'")
 def redact(sql: str) -> str:
     """Hide string literals (which may be data values) before SQL reaches a log."""
     return _STRING_LITERAL.sub("'…'", sql)
-
-
-@dataclass(frozen=True)
-class ColumnInfo:
-    """One column of a relation as the catalog describes it."""
-
-    name: str
-    data_type: str
-
-    @property
-    def is_numeric(self) -> bool:
-        base = self.data_type.upper().split("(")[0].strip()
-        return base in NUMERIC_TYPES
-
-
-NUMERIC_TYPES = frozenset(
-    {
-        "TINYINT",
-        "SMALLINT",
-        "INTEGER",
-        "INT",
-        "BIGINT",
-        "HUGEINT",
-        "UTINYINT",
-        "USMALLINT",
-        "UINTEGER",
-        "UBIGINT",
-        "UHUGEINT",
-        "FLOAT",
-        "REAL",
-        "DOUBLE",
-        "DECIMAL",
-        "NUMERIC",
-        "DOUBLE PRECISION",
-        "INT2",
-        "INT4",
-        "INT8",
-        "FLOAT4",
-        "FLOAT8",
-    }
-)
 
 
 @dataclass
@@ -94,18 +54,22 @@ class Engine(ABC):
 
     name: ClassVar[str]
     dialect: ClassVar[str]
-    #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional, so a swap can be atomic.
+    # -- capabilities, consulted by the code above this layer (never probed) -----------------
+    #: Whether DDL (CREATE/DROP/ALTER ... RENAME) is transactional: publishing then swaps a
+    #: release in one transaction; otherwise it builds versioned relations and repoints views
+    #: (:mod:`anonsql.publish.swap`).
     transactional_ddl: ClassVar[bool] = True
     #: Whether published relations can be granted to roles (``output.grants``).
     supports_grants: ClassVar[bool] = False
     #: Whether the spec's ``database`` is a file path (resolved beside the spec file).
     database_is_path: ClassVar[bool] = True
-    #: Table kind for a run's working tables (``UNLOGGED `` where skipping the WAL pays off:
-    #: they are rebuilt every round and dropped at the end).
-    working_table_kind: ClassVar[str] = ""
+    #: Whether working tables are created UNLOGGED (skipping the WAL pays off: they are rebuilt
+    #: every round and dropped at the end).
+    unlogged_tables: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        self.sql = SqlRenderer(self.dialect, {"working_table": self.working_table_kind})
+        kind = "UNLOGGED " if self.unlogged_tables else ""
+        self.sql = SqlRenderer(self.dialect, {"working_table": kind})
         self.stats = QueryStats()
         #: Called with every statement before it runs (SQL snapshots, tracing).
         self.listeners: list[Callable[[str], None]] = []

@@ -11,7 +11,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from anonsql.engines.base import ColumnInfo, Engine, redact
+from anonsql.engines.base import Engine, redact
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError
 from anonsql.sql import TableName
 
@@ -90,7 +91,7 @@ class DuckDBEngine(Engine):
         )
         if not rows:
             return None
-        return [ColumnInfo(name=r[0], data_type=str(r[1])) for r in rows]
+        return [ColumnInfo.of(r[0], str(r[1]), self.dialect) for r in rows]
 
     def current_schema(self) -> str:
         return str(self.fetchall("SELECT current_schema()")[0][0])

@@ -16,7 +16,8 @@ import psycopg
 import pyarrow as pa
 from psycopg import conninfo as pg_conninfo
 
-from anonsql.engines.base import ColumnInfo, Engine, redact
+from anonsql.engines.base import Engine, redact
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
 from anonsql.sql import TableName
 
@@ -93,7 +94,7 @@ class PostgresEngine(Engine):
     dialect = "postgres"
     supports_grants = True
     database_is_path = False
-    working_table_kind = "UNLOGGED "
+    unlogged_tables = True
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None
@@ -181,7 +182,7 @@ class PostgresEngine(Engine):
         )
         if not rows:
             return None
-        return [ColumnInfo(name=r[0], data_type=str(r[1]).upper()) for r in rows]
+        return [ColumnInfo.of(r[0], str(r[1]).upper(), self.dialect) for r in rows]
 
     def analyze(self, relation: TableName) -> None:
         # Without fresh statistics the planner nested-loops over tables built moments ago.

@@ -1,17 +1,19 @@
-"""Engines by name, as the spec's ``engine:`` key names them."""
+"""Engines by name, as the spec's ``engine:`` key names them.
+
+Drivers load only when their engine is used: entries are lazy (``module:class``), and other
+packages add engines through the ``anonsql.engines`` entry-point group.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from anonsql.engines.base import Engine
-from anonsql.engines.duckdb import DuckDBEngine
-from anonsql.engines.postgres import PostgresEngine
 from anonsql.registry import Registry
 
-ENGINES: Registry[type[Engine]] = Registry("engine")
-ENGINES.register(DuckDBEngine.name, DuckDBEngine)
-ENGINES.register(PostgresEngine.name, PostgresEngine)
+ENGINES: Registry[type[Engine]] = Registry("engine", group="anonsql.engines")
+ENGINES.register_lazy("duckdb", "anonsql.engines.duckdb:DuckDBEngine")
+ENGINES.register_lazy("postgres", "anonsql.engines.postgres:PostgresEngine")
 
 
 def connect(name: str, **options: Any) -> Engine:

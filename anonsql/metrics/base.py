@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar
 
 from anonsql.engines import Engine
 from anonsql.sql import TableName
@@ -52,10 +53,16 @@ class MetricValue:
 
 
 class Metric(ABC):
-    """Base class of metrics: ``name`` and :meth:`compute` over a :class:`MetricContext`."""
+    """Base class of metrics: ``name`` and :meth:`compute` over a :class:`MetricContext`.
 
-    name: str
-    reference: str = ""
+    A metric declares ``reference`` (the paper) and ``zero_when_exact``: the values it reports
+    that are 0 on a release that generalizes nothing and suppresses nothing (the conformance
+    suite holds every metric to it, and to hand-computed fixtures).
+    """
+
+    name: ClassVar[str]
+    reference: ClassVar[str] = ""
+    zero_when_exact: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def compute(self, ctx: MetricContext) -> list[MetricValue]: ...

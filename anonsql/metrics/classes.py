@@ -13,6 +13,7 @@ from anonsql.metrics.base import Metric, MetricContext, MetricValue
 class ClassMetrics(Metric):
     name = "classes"
     reference = "R. Bayardo, R. Agrawal, ICDE 2005; K. LeFevre et al., ICDE 2006"
+    zero_when_exact = ("suppressed_rows",)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         classes, published, squares = ctx.engine.query(

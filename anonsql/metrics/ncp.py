@@ -16,6 +16,7 @@ from anonsql.metrics.base import Metric, MetricContext, MetricValue
 class NCP(Metric):
     name = "ncp"
     reference = "J. Xu et al., Utility-Based Anonymization Using Local Recoding, KDD 2006"
+    zero_when_exact = ("ncp",)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         row = ctx.engine.query(

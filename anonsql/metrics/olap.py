@@ -33,7 +33,6 @@ averages.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 import time
@@ -44,8 +43,7 @@ from typing import Any, Literal
 
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.publish.names import OutputNames
-from anonsql.publish.publisher import read_certificate
+from anonsql.release import OutputNames, read_release
 from anonsql.sql import TableName
 
 REFERENCE = (
@@ -64,25 +62,6 @@ MAX_BINS = 10_000
 BATCH = 25
 #: KL rounding slack: a value in (-SLACK, 0) is reported as 0.
 _SLACK = 1e-9
-
-_INTEGER_TYPES = frozenset(
-    {
-        "TINYINT",
-        "SMALLINT",
-        "INTEGER",
-        "INT",
-        "BIGINT",
-        "HUGEINT",
-        "UTINYINT",
-        "USMALLINT",
-        "UINTEGER",
-        "UBIGINT",
-        "UHUGEINT",
-        "INT2",
-        "INT4",
-        "INT8",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -372,15 +351,12 @@ def _read_release(
     bin_width: float | Mapping[str, float] | None,
 ) -> _Release:
     """Read and check the certificate and companions of ``output``; lay out the bins."""
-    names = OutputNames(output)
-    certificate = read_certificate(engine, names)
-    if certificate is None or not engine.exists(output):
-        raise SpecError(
-            "output",
-            f"{output} is not a relation published by anonsql (no certificate beside it)",
-            "give the name of a relation published by `anonsql run`",
-        )
-    qids: list[str] = json.loads(certificate["quasi_identifiers"])
+    fix = "give the name of a relation published by `anonsql run`"
+    published = read_release(engine, output, fix=fix)
+    if not engine.exists(output):
+        raise SpecError("output", f"{output} does not exist beside its certificate", fix)
+    names, certificate = published.names, published.certificate
+    qids = list(published.qids)
     widths = _widths(qids, bin_width)
     unknown = sorted(set(widths) - set(qids))
     if unknown:
@@ -391,7 +367,7 @@ def _read_release(
         )
     _check_bins(bins, widths)
 
-    if json.loads(str(certificate.get("person_level") or "null")) is not None:
+    if published.person is not None:
         raise SpecError(
             "output",
             f"{output} is a 1:M release (several rows per person); the query workload counts "
@@ -413,8 +389,8 @@ def _read_release(
             f"{source}, the source named in the certificate of {output}, does not exist",
             "measure the output where its source table is",
         )
-    source_types = {c.name: c.data_type for c in source_catalog}
-    sensitive: list[str] = json.loads(certificate["sensitive"])
+    source_types = {c.name: c for c in source_catalog}
+    sensitive = list(published.sensitive)
     sa = sa_column if sa_column is not None else (sensitive[0] if sensitive else None)
     candidates = [c.name for c in engine.columns(output) or [] if c.name not in qids]
     if sa is None:
@@ -438,10 +414,7 @@ def _read_release(
                 "re-run anonsql so that the release matches its source",
             )
 
-    attributes = {
-        a["attribute"]: a
-        for a in engine.query_arrow("select_all", relation=names.attributes).to_pylist()
-    }
+    attributes = {a["attribute"]: a for a in published.attributes(engine)}
     if any(attributes[q]["kind"] != "numeric" for q in qids):
         node_columns = {c.name for c in engine.columns(names.hierarchy_nodes) or []}
         if not {"first_leaf", "last_leaf"} <= node_columns:
@@ -457,7 +430,7 @@ def _read_release(
         if a["kind"] != "numeric":
             dims[q] = _Dim(q, "categorical")
             continue
-        integer = source_types[q].upper().split("(")[0].strip() in _INTEGER_TYPES
+        integer = source_types[q].is_integer
         low, high = float(a["min_value"]), float(a["max_value"])
         uppers, ranges = bin_edges(low, high, integer=integer, bins=bins, width=widths.get(q))
         if len(uppers) >= MAX_BINS:

@@ -1,4 +1,5 @@
-"""Metrics computed for every publish, by name."""
+"""Metrics computed for every publish, by name. Other packages add metrics through the
+``anonsql.metrics`` entry-point group."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from anonsql.metrics.ncp import NCP
 from anonsql.metrics.sa_ncp import SaNCP
 from anonsql.registry import Registry
 
-METRICS: Registry[Metric] = Registry("metric")
-for _metric in (NCP(), ClassMetrics(), SaNCP()):
+METRICS: Registry[type[Metric]] = Registry("metric", group="anonsql.metrics")
+for _metric in (NCP, ClassMetrics, SaNCP):
     METRICS.register(_metric.name, _metric)
 
 
 def compute_all(ctx: MetricContext) -> list[MetricValue]:
+    """Every registered metric of a release, in name order."""
     values: list[MetricValue] = []
-    for name in METRICS.names():
-        values.extend(METRICS.get(name).compute(ctx))
+    for _, metric in METRICS.items():
+        values.extend(metric().compute(ctx))
     return values

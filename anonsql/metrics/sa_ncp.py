@@ -15,6 +15,7 @@ class SaNCP(Metric):
         "Q. Gong et al., Anonymizing 1:M microdata with high utility, KBS 2017 (Eq. 4); "
         "J. Xu et al., KDD 2006 (NCP)"
     )
+    zero_when_exact = ("sa_ncp",)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         if ctx.fingerprints is None:

@@ -1,13 +1,15 @@
-"""Privacy models: parameter validation, SQL violation queries, vectorized predicates."""
+"""Privacy models: parameter validation, SQL violation queries, vectorized predicates, and the
+declarations algorithms consult."""
 
-from anonsql.privacy.base import DataProfile, PartStats, PrivacyModel
+from anonsql.privacy.base import Bound, DataProfile, PartStats, PrivacyModel, largest_k
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
-from anonsql.privacy.registry import PRIVACY_MODELS
+from anonsql.privacy.registry import PRIVACY_MODELS, models_from_entries, sensitive_columns
 from anonsql.privacy.t_closeness import TCloseness
 
 __all__ = [
     "PRIVACY_MODELS",
+    "Bound",
     "DataProfile",
     "DistinctLDiversity",
     "EntropyLDiversity",
@@ -16,4 +18,7 @@ __all__ = [
     "PrivacyModel",
     "RecursiveCLDiversity",
     "TCloseness",
+    "largest_k",
+    "models_from_entries",
+    "sensitive_columns",
 ]

@@ -10,7 +10,14 @@ A privacy model has three faces that must agree:
 * **parameter validation** against the data (``k`` against the row count, ``l`` against the
   number of distinct sensitive values, ...), with messages that give value, rule and bound.
 
-A property test keeps the SQL query and the predicate in agreement on random tables.
+A model also **declares** what other code may rely on, as class attributes and small methods:
+whether it reads a sensitive column or a person column, whether it counts persons, whether it is
+monotonic and supports suppression, the bounds it sets on every class (:meth:`bounds`), the
+smallest class it can hold on (:meth:`min_rows`), and the column types it accepts
+(:meth:`check_columns`). Algorithms consult these declarations, never concrete model classes.
+
+Every registered model is held to its SQL query == its predicate by the conformance suite
+(``tests/conformance``), on random tables built from its :attr:`examples`.
 """
 
 from __future__ import annotations
@@ -24,9 +31,11 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from anonsql.errors import InfeasibleError, SpecError
+from anonsql.engines.types import ColumnInfo
+from anonsql.errors import InfeasibleError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
+from anonsql.spec.errors import spec_error
 from anonsql.sql import Relation, SqlRenderer
 
 IntArray = npt.NDArray[np.int64]
@@ -71,6 +80,30 @@ class PartStats:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """A bound a model sets, which algorithms that enforce bounds (rather than evaluate
+    predicates) read instead of testing model classes.
+
+    Kinds: ``class_size`` (every class holds at least ``value`` individuals: rows, or persons
+    for models that count persons), ``distinct_values`` (every class holds at least ``value``
+    distinct values of ``column``), ``entropy`` (the entropy of ``column`` within every class is
+    at least ``log(value)``), ``fingerprint_bucket_size`` (1:M: every SA-fingerprint bucket holds
+    at least ``value`` persons), ``fingerprint_share`` (1:M: no fingerprint holds more than
+    ``1/value`` of a class's persons).
+    """
+
+    kind: str
+    value: float
+    column: str | None = None
+
+
+def largest_k(models: Sequence[PrivacyModel]) -> int | None:
+    """The strictest ``class_size`` bound of the models, if any (class-size metrics, sizing)."""
+    sizes = [int(b.value) for m in models for b in m.bounds() if b.kind == "class_size"]
+    return max(sizes) if sizes else None
+
+
+@dataclass(frozen=True)
 class DataProfile:
     """What parameter validation may know about the data: row count and SA domain sizes."""
 
@@ -99,16 +132,23 @@ class PrivacyModel(ABC):
 
     name: ClassVar[str]
     Params: ClassVar[type[ParamsBase]]
+    #: Whether the model reads a sensitive column (named by its ``column`` parameter).
     needs_sensitive: ClassVar[bool] = False
     #: Whether the violation query needs a column linking the rows of one person.
     needs_person: ClassVar[bool] = False
     #: Whether the model counts persons (1:M data) rather than rows.
-    person_level: ClassVar[bool] = False
+    counts_persons: ClassVar[bool] = False
+    #: Whether the sensitive column is read as each person's set of items (an SA fingerprint,
+    #: 1:M data) rather than one value per row.
+    reads_fingerprints: ClassVar[bool] = False
     monotonic: ClassVar[bool] = True
     #: Whether the model still holds, as checked, after rows are suppressed during the search.
     supports_suppression: ClassVar[bool] = True
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
+    #: Example parameters for the conformance suite (``column`` is added for models that read
+    #: a sensitive column).
+    examples: ClassVar[tuple[Mapping[str, Any], ...]] = ()
 
     def __init__(self, params: ParamsBase) -> None:
         self.params = params
@@ -118,9 +158,9 @@ class PrivacyModel(ABC):
         try:
             params = cls.Params.model_validate(dict(raw or {}))
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "(parameters)"
-            raise SpecError(f"{key}.{where}", first["msg"], cls.parameter_help()) from None
+            raise spec_error(
+                err, prefix=key, empty="(parameters)", fix=cls.parameter_help()
+            ) from None
         model = cls(params)
         model.check_params(key)
         return model
@@ -136,9 +176,23 @@ class PrivacyModel(ABC):
     def check_against(self, profile: DataProfile, key: str) -> None:
         """Validate parameters against the data, raising errors that name the bound."""
 
+    def check_columns(self, columns: Mapping[str, ColumnInfo], key: str) -> None:
+        """Validate parameters against the types of the columns the model reads."""
+
     def min_rows(self) -> int:
         """A lower bound on the rows of any part on which the model can hold."""
         return 1
+
+    def bounds(self) -> tuple[Bound, ...]:
+        """The bounds the model sets, when they express all it asks (empty otherwise: an
+        algorithm that only enforces bounds cannot enforce this model)."""
+        return ()
+
+    def table_violations(self, global_counts: Mapping[str, IntArray]) -> int:
+        """Violations of the part of the model that concerns the whole table rather than each
+        class (e.g. SA-fingerprint buckets below k), from the table's sensitive-value counts.
+        The search establishes these before it partitions; the SQL query checks them too."""
+        return 0
 
     @property
     def sensitive_column(self) -> str | None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pydantic import Field
 
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, DataProfile, Params, PartStats, PrivacyModel
+from anonsql.privacy.base import BoolArray, Bound, DataProfile, Params, PartStats, PrivacyModel
 from anonsql.sql import Relation, SqlRenderer
 
 
@@ -24,6 +24,7 @@ class KAnonymity(PrivacyModel):
     name = "k_anonymity"
     Params = KAnonymityParams
     reference = "L. Sweeney, k-anonymity: a model for protecting privacy, IJUFKS 10(5), 2002"
+    examples = ({"k": 1}, {"k": 2}, {"k": 4})
 
     @property
     def k(self) -> int:
@@ -44,6 +45,9 @@ class KAnonymity(PrivacyModel):
 
     def min_rows(self) -> int:
         return self.k
+
+    def bounds(self) -> tuple[Bound, ...]:
+        return (Bound("class_size", self.k),)
 
     def holds(self, parts: PartStats) -> BoolArray:
         return parts.counts >= self.k

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, DataProfile, PartStats
+from anonsql.privacy.base import EPSILON, BoolArray, Bound, DataProfile, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 REFERENCE = (
@@ -80,9 +80,13 @@ class DistinctLDiversity(LDiversity):
 
     name = "distinct_l_diversity"
     Params = DistinctLDiversityParams
+    examples = ({"l": 1}, {"l": 2}, {"l": 3})
 
     def min_rows(self) -> int:
         return int(self.ell)
+
+    def bounds(self) -> tuple[Bound, ...]:
+        return (Bound("distinct_values", self.ell, self.column),)
 
     def holds(self, parts: PartStats) -> BoolArray:
         return hist.distinct_per_row(self.histogram(parts)) >= self.ell
@@ -97,6 +101,10 @@ class EntropyLDiversity(LDiversity):
 
     name = "entropy_l_diversity"
     Params = LDiversityParams
+    examples = ({"l": 1.0}, {"l": 1.8}, {"l": 2.0}, {"l": 3.0})
+
+    def bounds(self) -> tuple[Bound, ...]:
+        return (Bound("entropy", self.ell, self.column),)
 
     @property
     def min_entropy(self) -> float:
@@ -122,6 +130,7 @@ class RecursiveCLDiversity(LDiversity):
 
     name = "recursive_cl_diversity"
     Params = RecursiveCLDiversityParams
+    examples = ({"c": 2.0, "l": 2}, {"c": 0.5, "l": 1}, {"c": 3.0, "l": 3})
 
     @property
     def c(self) -> float:

@@ -25,14 +25,22 @@ being the person's fingerprint bucket) the predicates see histograms of bucket i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from pydantic import Field
 
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, DataProfile, Params, PartStats, PrivacyModel
+from anonsql.privacy.base import (
+    BoolArray,
+    Bound,
+    DataProfile,
+    IntArray,
+    Params,
+    PartStats,
+    PrivacyModel,
+)
 from anonsql.privacy.histograms import row_max, row_sums
 from anonsql.privacy.sensitive import SensitiveParams
 from anonsql.sql import Relation, SqlRenderer
@@ -48,7 +56,7 @@ class PersonModel(PrivacyModel):
     algorithm never suppresses), and render ``privacy/<name>`` with the relation, the
     quasi-identifiers, the person column and :meth:`template_params`."""
 
-    person_level = True
+    counts_persons = True
     supports_suppression = False
     reference = REFERENCE
 
@@ -98,6 +106,7 @@ class PersonKAnonymity(PersonModel):
 
     name = "person_k_anonymity"
     Params = PersonKParams
+    examples = ({"k": 1}, {"k": 2}, {"k": 3})
 
     @property
     def k(self) -> int:
@@ -112,6 +121,9 @@ class PersonKAnonymity(PersonModel):
 
     def min_rows(self) -> int:
         return self.k
+
+    def bounds(self) -> tuple[Bound, ...]:
+        return (Bound("class_size", self.k),)
 
     def holds(self, parts: PartStats) -> BoolArray:
         return parts.counts >= self.k
@@ -132,6 +144,7 @@ class PersonConsistency(PersonModel):
     name = "person_consistency"
     Params = PersonConsistencyParams
     needs_person = True
+    examples = ({},)
 
     def holds(self, parts: PartStats) -> BoolArray:
         return np.ones(len(parts), dtype=bool)
@@ -154,6 +167,7 @@ class FingerprintModel(PersonModel):
     """Base of the models over SA fingerprints (the sets of a person's sensitive items)."""
 
     needs_sensitive = True
+    reads_fingerprints = True
 
     @property
     def column(self) -> str:
@@ -183,6 +197,21 @@ class FingerprintModel(PersonModel):
     def min_rows(self) -> int:
         return self.ell
 
+    def bounds(self) -> tuple[Bound, ...]:
+        found = []
+        if hasattr(self.params, "k"):
+            found.append(Bound("fingerprint_bucket_size", self.fingerprint_k, self.column))
+        if hasattr(self.params, "l"):
+            found.append(Bound("fingerprint_share", self.ell, self.column))
+        return tuple(found)
+
+    def table_violations(self, global_counts: Mapping[str, IntArray]) -> int:
+        """Fingerprint buckets (codes of the table's fingerprints) below k persons."""
+        if not hasattr(self.params, "k"):
+            return 0
+        counts = global_counts[self.column]
+        return int(((counts > 0) & (counts < self.fingerprint_k)).sum())
+
     def template_params(self) -> dict[str, Any]:
         return {"k": self.fingerprint_k, "l": self.ell}
 
@@ -201,6 +230,7 @@ class FingerprintKAnonymity(FingerprintModel):
 
     name = "fingerprint_k_anonymity"
     Params = FingerprintKParams
+    examples = ({"k": 1}, {"k": 2}, {"k": 3})
 
     def min_rows(self) -> int:
         return 1
@@ -216,6 +246,7 @@ class FingerprintLDiversity(FingerprintModel):
 
     name = "fingerprint_l_diversity"
     Params = FingerprintLParams
+    examples = ({"l": 1}, {"l": 2}, {"l": 3})
 
     def holds(self, parts: PartStats) -> BoolArray:
         return self.diverse(parts)
@@ -227,6 +258,7 @@ class KLDiversity(FingerprintModel):
 
     name = "kl_diversity"
     Params = FingerprintKLParams
+    examples = ({"k": 1, "l": 1}, {"k": 2, "l": 2}, {"k": 3, "l": 2})
 
     def holds(self, parts: PartStats) -> BoolArray:
         return self.diverse(parts)

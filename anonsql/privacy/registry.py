@@ -1,4 +1,5 @@
-"""Privacy models by spec name."""
+"""Privacy models by spec name. Other packages add models through the
+``anonsql.privacy_models`` entry-point group."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
-from anonsql.privacy.one_to_many import PERSON_MODELS, PersonKAnonymity
+from anonsql.privacy.one_to_many import PERSON_MODELS
 from anonsql.privacy.t_closeness import TCloseness
 from anonsql.registry import Registry
 
-PRIVACY_MODELS: Registry[type[PrivacyModel]] = Registry("privacy model")
+PRIVACY_MODELS: Registry[type[PrivacyModel]] = Registry(
+    "privacy model", group="anonsql.privacy_models"
+)
 
 
 def models_from_entries(
@@ -31,10 +34,15 @@ def models_from_entries(
     return models
 
 
-def largest_k(models: Sequence[PrivacyModel]) -> int | None:
-    """The strictest k of the k-anonymity models, if any (for class-size metrics)."""
-    ks = [m.k for m in models if isinstance(m, KAnonymity | PersonKAnonymity)]
-    return max(ks) if ks else None
+def model_names(*, counts_persons: bool) -> list[str]:
+    """Names of the registered models that count persons (or rows)."""
+    return [name for name, cls in PRIVACY_MODELS.items() if cls.counts_persons is counts_persons]
+
+
+def sensitive_columns(models: Sequence[PrivacyModel]) -> list[str]:
+    """The sensitive columns the models read, each once, in the models' order."""
+    columns = [m.sensitive_column for m in models if m.needs_sensitive]
+    return list(dict.fromkeys(c for c in columns if c is not None))
 
 
 _MODELS: tuple[type[PrivacyModel], ...] = (

@@ -6,10 +6,12 @@ Distance ``t`` of its distribution over the whole relation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import Field
 
+from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import EPSILON, BoolArray, PartStats
@@ -46,6 +48,11 @@ class TCloseness(SensitiveModel):
 
     name = "t_closeness"
     Params = TClosenessParams
+    examples = (
+        {"t": 0.45, "distance": "equal"},
+        {"t": 0.0, "distance": "equal"},
+        {"t": 0.3, "distance": "ordered"},
+    )
     reference = (
         "N. Li, T. Li, S. Venkatasubramanian, t-Closeness: Privacy Beyond k-Anonymity and "
         "l-Diversity, ICDE 2007"
@@ -64,6 +71,16 @@ class TCloseness(SensitiveModel):
     def check_params(self, key: str) -> None:
         if not 0 <= self.t <= 1:
             raise SpecError(f"{key}.t", f"t = {self.t} is outside [0, 1]", "use 0 <= t <= 1")
+
+    def check_columns(self, columns: Mapping[str, ColumnInfo], key: str) -> None:
+        column = columns.get(self.column)
+        if self.distance == "ordered" and column is not None and not column.is_numeric:
+            raise SpecError(
+                f"{key}.distance",
+                f"the ordered distance needs a numeric column; "
+                f"{self.column!r} is {column.data_type}",
+                "use distance: equal, or a numeric sensitive column",
+            )
 
     def template_params(self) -> dict[str, Any]:
         return {"t": self.t, "distance": self.distance}

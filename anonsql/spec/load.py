@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,16 +10,8 @@ import yaml
 from pydantic import ValidationError
 
 from anonsql.errors import SpecError
+from anonsql.spec.errors import spec_error
 from anonsql.spec.model import ColumnSpec, JoinSpec, OutputSpec, Spec
-
-_FIXES = {
-    "missing": "add this key",
-    "extra_forbidden": "remove this key or check its spelling",
-    "literal_error": "use one of the allowed values",
-    "enum": "use one of the allowed values",
-    "greater_than_equal": "raise the value",
-    "less_than_equal": "lower the value",
-}
 
 
 def spec_from_mapping(
@@ -37,12 +28,7 @@ def spec_from_mapping(
     try:
         return Spec.model_validate(payload)
     except ValidationError as err:
-        first = err.errors()[0]
-        key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        fix = _FIXES.get(first["type"], "see the spec reference in README.md")
-        if first["type"] == "extra_forbidden":
-            fix = _suggest_key(first["loc"]) or fix
-        raise SpecError(key, first["msg"], fix, source=source) from None
+        raise spec_error(err, known_keys=_known_keys, source=source) from None
 
 
 def _known_keys(loc: tuple[Any, ...]) -> list[str]:
@@ -57,11 +43,6 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
     if len(parent) == 2 and parent[0] == "join":
         return list(JoinSpec.model_fields)
     return []
-
-
-def _suggest_key(loc: tuple[Any, ...]) -> str | None:
-    close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 def load_spec(path: str | Path) -> Spec:

@@ -56,7 +56,7 @@ class TableName:
         """Parse ``schema.table`` or ``table``; quoted parts are allowed (``"my schema"."t.1"``)."""
         try:
             table = sqlglot.parse_one(text, into=exp.Table, read=TEMPLATE_DIALECT)
-        except sqlglot.errors.ParseError as err:
+        except sqlglot.errors.SqlglotError as err:
             raise ValueError(f"{text!r} is not a table name of the form schema.table") from err
         if table.catalog:
             raise ValueError(f"{text!r} has a catalog part; use schema.table")

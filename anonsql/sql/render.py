@@ -9,7 +9,7 @@ the template and shows the SQL) and then generated in the engine's dialect.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -89,10 +89,9 @@ class SqlRenderer:
         """Render a template that may hold several statements; return them in this dialect."""
         text = self.render_text(name, params)
         try:
-            statements = sqlglot.parse(text, read=TEMPLATE_DIALECT)
-        except sqlglot.errors.ParseError as err:
+            return list(_transpile(text, self.dialect))
+        except sqlglot.errors.SqlglotError as err:
             raise TemplateError(f"template {name!r} rendered invalid SQL: {err}\n{text}") from err
-        return [self.generate(s) for s in statements if s is not None]
 
     def render(self, name: str, /, **params: Any) -> str:
         """Render a one-statement template into this dialect."""
@@ -105,9 +104,26 @@ class SqlRenderer:
 
     def count_of(self, query: str) -> str:
         """``SELECT COUNT(*)`` over a query this renderer produced."""
-        inner: Any = sqlglot.parse_one(query, read=self.dialect)
-        outer = exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("v"))
-        return self.generate(outer)
+        return _count_of(query, self.dialect)
 
     def generate(self, expression: Any) -> str:
-        return str(expression.sql(dialect=self.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE))
+        return _generate(expression, self.dialect)
+
+
+def _generate(expression: Any, dialect: str) -> str:
+    return str(expression.sql(dialect=dialect, unsupported_level=sqlglot.ErrorLevel.RAISE))
+
+
+# Rendered text repeats (a Mondrian round renders the same statements round after round), and
+# parsing plus generating is most of the cost of a statement on small data: cache both.
+@lru_cache(maxsize=2048)
+def _transpile(text: str, dialect: str) -> tuple[str, ...]:
+    """The statements of ``text`` (template dialect) generated in ``dialect``."""
+    statements = sqlglot.parse(text, read=TEMPLATE_DIALECT)
+    return tuple(_generate(s, dialect) for s in statements if s is not None)
+
+
+@lru_cache(maxsize=1024)
+def _count_of(query: str, dialect: str) -> str:
+    inner: Any = sqlglot.parse_one(query, read=dialect)
+    return _generate(exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("v")), dialect)

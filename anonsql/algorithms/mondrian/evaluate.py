@@ -1,0 +1,131 @@
+"""Vectorized evaluation of candidate parts against every declared privacy model.
+
+Algorithms describe candidate splits as *bins* (one row per partition, dimension and bin, with
+its row count and sensitive-value histograms) and ask which unions of bins would satisfy the
+models. Nothing here loops over partitions in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import BoolArray, IntArray, PartStats, PrivacyModel
+from anonsql.privacy.histograms import Histogram
+from anonsql.workspace import SensitiveAttribute
+
+
+@dataclass
+class Bins:
+    """One row per (partition, dimension, bin): the aggregates a split decision needs
+    (histograms sparse, as in :mod:`anonsql.privacy.histograms`)."""
+
+    pid: IntArray
+    dim: IntArray
+    bin: IntArray
+    counts: IntArray
+    histograms: dict[str, Histogram]
+
+    def __len__(self) -> int:
+        return int(self.pid.shape[0])
+
+    @classmethod
+    def from_arrow(
+        cls,
+        count_table: pa.Table | None,
+        sa_tables: dict[str, pa.Table],
+        sensitive: Sequence[SensitiveAttribute],
+    ) -> Bins:
+        """Assemble bins from the candidate queries' results.
+
+        ``count_table`` has columns (pid, dim, bin, n); each of ``sa_tables`` has
+        (pid, dim, bin, sa, n) for one sensitive column. With sensitive tables the counts are
+        the histograms' row sums, and the count query is not needed.
+        """
+        keys = ["pid", "dim", "bin"]
+        frames = {col: t.to_pandas() for col, t in sa_tables.items()}
+        if count_table is not None:
+            groups = count_table.to_pandas()
+        else:
+            first = next(iter(frames.values()))
+            groups = first.groupby(keys, as_index=False, sort=False)["n"].sum()
+        groups = groups.sort_values(keys, kind="stable").reset_index(drop=True)
+        groups["g"] = np.arange(len(groups), dtype=np.int64)
+        histograms: dict[str, Histogram] = {}
+        by_column = {s.column: s for s in sensitive}
+        for column, frame in frames.items():
+            merged = frame.merge(groups[[*keys, "g"]], on=keys, how="left", validate="many_to_one")
+            histograms[column] = hist.from_triples(
+                merged["g"].to_numpy(np.int64),
+                merged["sa"].to_numpy(np.int64),
+                merged["n"].to_numpy(np.int64),
+                (len(groups), by_column[column].distinct),
+            )
+        return cls(
+            pid=groups["pid"].to_numpy(np.int64),
+            dim=groups["dim"].to_numpy(np.int64),
+            bin=groups["bin"].to_numpy(np.int64),
+            counts=groups["n"].to_numpy(np.int64),
+            histograms=histograms,
+        )
+
+
+class PartEvaluator:
+    """Evaluates unions of bins against all privacy models at once."""
+
+    def __init__(
+        self, models: Sequence[PrivacyModel], sensitive: Sequence[SensitiveAttribute]
+    ) -> None:
+        self.models = list(models)
+        self.global_counts = {s.column: s.global_counts for s in sensitive}
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        result = np.ones(len(parts), dtype=bool)
+        for model in self.models:
+            if len(parts) == 0:
+                break
+            result &= model.holds(parts)
+        return result
+
+    def union_stats(
+        self, bins: Bins, members: IntArray, owners: IntArray, n_parts: int
+    ) -> PartStats:
+        """Stats of ``n_parts`` parts; part ``owners[i]`` contains bin ``members[i]``."""
+        counts = np.bincount(owners, weights=bins.counts[members], minlength=n_parts).astype(
+            np.int64
+        )
+        hists = {
+            column: hist.union(h, members, owners, n_parts) for column, h in bins.histograms.items()
+        }
+        return PartStats(counts=counts, histograms=hists, global_counts=self.global_counts)
+
+    def bin_stats(self, bins: Bins, rows: IntArray) -> PartStats:
+        return PartStats(
+            counts=bins.counts[rows],
+            histograms={c: hist.take(h, rows) for c, h in bins.histograms.items()},
+            global_counts=self.global_counts,
+        )
+
+    def prefix_stats(self, bins: Bins, order: IntArray, starts: IntArray) -> PartStats:
+        """Cumulative stats along ``order``, restarting at each index in ``starts``."""
+        seg = np.zeros(order.shape[0], dtype=np.int64)
+        seg[starts[1:]] = 1
+        seg = np.cumsum(seg)
+
+        sizes = bins.counts[order]
+        total: IntArray = np.cumsum(sizes)
+        base: IntArray = total[starts] - sizes[starts]
+        return PartStats(
+            counts=total - base[seg],
+            histograms={c: hist.prefix_sums(h, order, starts) for c, h in bins.histograms.items()},
+            global_counts=self.global_counts,
+        )
+
+
+def frame_of(bins: Bins) -> pd.DataFrame:
+    return pd.DataFrame({"pid": bins.pid, "dim": bins.dim, "bin": bins.bin, "n": bins.counts})

@@ -1,0 +1,103 @@
+"""1:M-Generalization (Gong, Luo, Yang, Ni, Li, "Anonymizing 1:M microdata with high utility",
+Knowledge-Based Systems 115, 2017; digest 000 §3), for data where a person owns many rows.
+
+1. One row per person (prepare): the person's quasi-identifiers and SA fingerprint (the set of
+   their distinct sensitive items), in the engine (``persons``, ``items``).
+2. The fingerprints are generalized into buckets of at least ``k`` persons
+   (:mod:`anonsql.algorithms.fingerprint_partition`, He & Naughton's Partition).
+3. Mondrian partitions the persons on their quasi-identifiers, a split being allowed only if
+   every part is 1:M l-diverse over the *generalized* fingerprints (each person's sensitive
+   code is their bucket), so no later step can reduce diversity. Where the paper would return
+   the whole table as one violating class, the run stops with an infeasibility error.
+
+Every row of a person is then published with the person's class, so no person is generalized
+in two ways (the inconsistency attack).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from anonsql.algorithms.base import Partitioning, ProgressCallback
+from anonsql.algorithms.mondrian import Mondrian, MondrianOptions
+from anonsql.algorithms.one_to_many.fingerprint_partition import (
+    FingerprintBuckets,
+    FingerprintPartition,
+)
+from anonsql.errors import InfeasibleError
+from anonsql.privacy.base import PrivacyModel
+from anonsql.workspace import SensitiveAttribute, Workspace
+
+
+class OneToManyOptions(MondrianOptions):
+    """Options of the quasi-identifier step (Mondrian's)."""
+
+
+def _largest(models: list[PrivacyModel] | tuple[PrivacyModel, ...], kind: str) -> int:
+    return max((int(b.value) for m in models for b in m.bounds() if b.kind == kind), default=1)
+
+
+class OneToMany(Mondrian):
+    """1:M-Generalization: fingerprint buckets (Partition), then person-level Mondrian."""
+
+    name = "one_to_many"
+    Options = OneToManyOptions
+    person_level = True
+    layout = "person"
+    reference = (
+        "Q. Gong, J. Luo, M. Yang, W. Ni, X.-B. Li, Anonymizing 1:M microdata with high "
+        "utility, Knowledge-Based Systems 115, 2017; Y. He, J. F. Naughton, Anonymization of "
+        "Set-Valued Data via Top-Down, Local Generalization, VLDB 2009"
+    )
+
+    def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
+        link = workspace.person
+        assert link is not None, "the resolve step refuses 1:M algorithms without person_id"
+        e = workspace.engine
+        start = e.stats.statements
+        buckets: FingerprintBuckets | None = None
+        searched = workspace
+        if link.sensitive is not None:
+            k = _largest(workspace.models, "fingerprint_bucket_size")
+            progress(f"generalizing the fingerprints of {link.persons} persons into buckets >= {k}")
+            buckets = FingerprintPartition(workspace, k, progress).run()
+            progress(f"{buckets.buckets} fingerprint buckets in {buckets.rounds} rounds")
+            self._check_feasible(
+                buckets, _largest(workspace.models, "fingerprint_share"), link.persons
+            )
+            # persons are searched with their fingerprint bucket as the sensitive code
+            bucket_code = SensitiveAttribute(
+                0, link.sensitive, buckets.buckets, False, buckets.sizes
+            )
+            searched = replace(workspace, sensitive=(bucket_code,))
+        e.run(
+            "persons/create_rows",
+            rows=workspace.work("rows"),
+            persons=workspace.work("persons"),
+            person_buckets=workspace.work("person_buckets") if buckets else None,
+            dims=workspace.dimensions,
+        )
+        result = super().partition(replace(searched, carried=("person",)), progress)
+        facts = {"fingerprint_buckets": buckets.buckets if buckets is not None else None}
+        if buckets is None:
+            return replace(result, facts=facts)
+        return replace(
+            result,
+            rounds=buckets.rounds + result.rounds,
+            statements=e.stats.statements - start,
+            statements_per_round=(*buckets.statements_per_round, *result.statements_per_round),
+            facts=facts,
+        )
+
+    @staticmethod
+    def _check_feasible(buckets: FingerprintBuckets, ell: int, persons: int) -> None:
+        """The whole table must be 1:M l-diverse, or no class can be: the paper's Mondrian
+        would publish it as one violating class."""
+        largest = int(buckets.sizes.max())
+        if largest * ell > persons:
+            raise InfeasibleError(
+                f"1:M l-diversity with l = {ell} is infeasible: after generalizing the "
+                f"fingerprints into buckets of at least k persons, the largest bucket holds "
+                f"{largest} of {persons} persons, more than 1/l, so no class can be l-diverse. "
+                f"Fix: use l <= {persons // largest}, or a smaller fingerprint k"
+            )

@@ -1,0 +1,65 @@
+"""The certify step: the release's certificate (what was published from what, under which
+models, verified how, at what cost) written beside it as ``__certificate``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+import anonsql
+from anonsql.metrics.measure import Measurement
+from anonsql.publish import Release
+from anonsql.verify import Verification
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The certificate's fields, as written to ``__certificate`` (one row)."""
+
+    fields: Mapping[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+
+def certify(
+    release: Release, verification: Verification, measurement: Measurement, started: float
+) -> Certificate:
+    """Write the certificate of a verified, measured release; ``started`` is the run's
+    ``time.perf_counter()`` at its start."""
+    resolved, partitioning = release.staged.resolved, release.staged.partitioning
+    spec = resolved.spec
+    fields: dict[str, Any] = {
+        "run_id": release.staged.workspace.run_id,
+        "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "anonsql_version": anonsql.__version__,
+        "source": str(resolved.source),
+        "output": str(resolved.output),
+        "materialize": spec.output.materialize,
+        "quasi_identifiers": json.dumps(resolved.qids),
+        "sensitive": json.dumps(resolved.sensitive_columns),
+        "models": json.dumps([{m.name: m.parameters()} for m in resolved.models]),
+        "algorithm": spec.algorithm_name,
+        "algorithm_options": json.dumps(spec.algorithm_options, sort_keys=True),
+        "verified": verification.check.holds,
+        "violations": json.dumps(dict(verification.check.violations)),
+        "source_rows": resolved.rows,
+        "published_rows": verification.published_rows,
+        "suppressed_rows": partitioning.suppressed_rows,
+        "suppression_limit": spec.suppression_limit,
+        "classes": int(measurement.value("classes")),
+        "ncp_percent": measurement.value("ncp"),
+        "dropped_columns": json.dumps(list(resolved.dropped)),
+        "spec_sha256": hashlib.sha256(spec.canonical_json().encode()).hexdigest(),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    fields.update(release.layout.certificate_fields())
+    release.engine.load_arrow(release.built.certificate, pa.Table.from_pylist([fields]))
+    return Certificate(fields)

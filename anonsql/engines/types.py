@@ -1,0 +1,73 @@
+"""Column types as the catalog reports them, classified through sqlglot's data types.
+
+Each engine reports types in its own words (DuckDB ``HUGEINT``, PostgreSQL ``DOUBLE
+PRECISION``); sqlglot parses them in the engine's dialect into one vocabulary, so the rest of
+anonsql asks "numeric? integer?" without lists of type names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+import sqlglot
+from sqlglot import exp
+
+
+class TypeClass(str, Enum):
+    """What a column's values are, as far as anonsql cares."""
+
+    INTEGER = "integer"
+    REAL = "real"  # floating point and fixed-point decimals
+    TEXT = "text"
+    TEMPORAL = "temporal"
+    BOOLEAN = "boolean"
+    OTHER = "other"
+
+
+#: sqlglot lists BIT among the integers; DuckDB's BIT is a bit string.
+_NOT_INTEGER = {exp.DataType.Type.BIT}
+
+
+@cache
+def classify(data_type: str, dialect: str) -> TypeClass:
+    """The class of a catalog type name in ``dialect`` (unparseable names are OTHER)."""
+    try:
+        parsed = exp.DataType.build(data_type, dialect=dialect)
+    except (sqlglot.errors.ParseError, ValueError):
+        return TypeClass.OTHER
+    if parsed.this in _NOT_INTEGER:
+        return TypeClass.OTHER
+    if parsed.is_type(*exp.DataType.INTEGER_TYPES):
+        return TypeClass.INTEGER
+    if parsed.is_type(*exp.DataType.REAL_TYPES):
+        return TypeClass.REAL
+    if parsed.is_type(*exp.DataType.TEXT_TYPES):
+        return TypeClass.TEXT
+    if parsed.is_type(*exp.DataType.TEMPORAL_TYPES):
+        return TypeClass.TEMPORAL
+    if parsed.is_type(exp.DataType.Type.BOOLEAN):
+        return TypeClass.BOOLEAN
+    return TypeClass.OTHER
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """One column of a relation as the catalog describes it."""
+
+    name: str
+    data_type: str
+    type_class: TypeClass = TypeClass.OTHER
+
+    @classmethod
+    def of(cls, name: str, data_type: str, dialect: str) -> ColumnInfo:
+        return cls(name, data_type, classify(data_type, dialect))
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.type_class in (TypeClass.INTEGER, TypeClass.REAL)
+
+    @property
+    def is_integer(self) -> bool:
+        return self.type_class is TypeClass.INTEGER

@@ -1,0 +1,13 @@
+"""Release layouts by name (``Algorithm.layout``); other packages add layouts through the
+``anonsql.layouts`` entry-point group."""
+
+from __future__ import annotations
+
+from anonsql.layouts.base import Layout
+from anonsql.layouts.person import PersonLayout
+from anonsql.layouts.record import RecordLayout
+from anonsql.registry import Registry
+
+LAYOUTS: Registry[type[Layout]] = Registry("release layout", group="anonsql.layouts")
+for _layout in (RecordLayout, PersonLayout):
+    LAYOUTS.register(_layout.name, _layout)

@@ -1,0 +1,128 @@
+"""The prepare step: the run's working tables, built in its own schema, and the
+:class:`~anonsql.workspace.Workspace` that describes them.
+
+Hierarchies become lookup tables (``leaves<i>``: value -> leaf rank; ``nodes<i>``: every node;
+``ancestors``: each leaf's ancestor at every depth), each checked to cover its column's values;
+then either the working table ``rows`` (one row per source row: coded quasi-identifiers and
+sensitive values) or, for 1:M data, ``persons`` and ``items`` (:mod:`anonsql.prepare.persons`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import replace
+
+import numpy as np
+
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.hierarchies import Hierarchies, materialize, uncovered
+from anonsql.prepare.ancestors import ancestors_table, hierarchy_ancestors
+from anonsql.prepare.persons import build_person_tables
+from anonsql.resolve import Resolved
+from anonsql.sql import Relation, TableName
+from anonsql.workspace import (
+    Dimension,
+    PersonLink,
+    SensitiveAttribute,
+    Workspace,
+    new_run_id,
+    work_schema,
+)
+
+
+@contextlib.contextmanager
+def prepared(resolved: Resolved, hierarchies: Hierarchies, engine: Engine) -> Iterator[Workspace]:
+    """The run's workspace; its schema is dropped when the block ends, however it ends."""
+    run_id = new_run_id()
+    try:
+        yield prepare(resolved, hierarchies, engine, run_id)
+    finally:
+        with contextlib.suppress(Exception):
+            engine.run("drop_schema", schema=work_schema(run_id))
+
+
+def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id: str) -> Workspace:
+    """Build the working tables of ``resolved`` in ``work_schema(run_id)``."""
+    source = resolved.source
+    dims = tuple(
+        d if d.is_numeric else replace(d, hierarchy=hierarchies.get(d.column))
+        for d in resolved.dimensions
+    )
+    workspace = Workspace(
+        engine=engine,
+        run_id=run_id,
+        source=source,
+        dimensions=dims,
+        sensitive=resolved.sensitive,
+        models=resolved.models,
+        rows=resolved.rows,
+        suppression_limit=resolved.spec.suppression_limit,
+    )
+    engine.create_schema(workspace.schema)
+    leaves = materialize_dimensions(engine, workspace, dims)
+    engine.load_arrow(workspace.work("ancestors"), ancestors_table(dims))
+    if resolved.person is not None:
+        declared = resolved.person
+        fingerprint = declared.fingerprint
+        sa_hierarchy = hierarchies.get(fingerprint) if fingerprint else None
+        sa_leaves = None
+        if sa_hierarchy is not None and fingerprint is not None:
+            sa_leaves = workspace.work("sa_leaves")
+            materialize(engine, sa_hierarchy, sa_leaves, workspace.work("sa_nodes"))
+            check_coverage(engine, source, fingerprint, sa_leaves)
+            engine.load_arrow(workspace.work("sa_ancestors"), hierarchy_ancestors(sa_hierarchy))
+        link = PersonLink(declared.column, fingerprint, sa_hierarchy, declared.persons)
+        workspace = replace(workspace, person=link)
+        varying = build_person_tables(
+            workspace, leaves, sa_leaves, resolved.spec.varying_qids, resolved.spec.seed
+        )
+        return replace(workspace, person=replace(link, varying=varying))
+    engine.run(
+        "prepare/create_rows",
+        rows=workspace.work("rows"),
+        source=source,
+        dims=dims,
+        sensitive=resolved.sensitive,
+        leaves=leaves,
+    )
+    return replace(
+        workspace, sensitive=tuple(count_values(workspace, s) for s in workspace.sensitive)
+    )
+
+
+def materialize_dimensions(
+    engine: Engine, workspace: Workspace, dims: tuple[Dimension, ...]
+) -> dict[int, TableName]:
+    """Lookup tables of the categorical dimensions, each checked to cover its column."""
+    leaves: dict[int, TableName] = {}
+    for d in dims:
+        if d.hierarchy is None:
+            continue
+        leaves[d.index] = workspace.work(f"leaves{d.index}")
+        materialize(engine, d.hierarchy, leaves[d.index], workspace.work(f"nodes{d.index}"))
+        check_coverage(engine, workspace.source, d.column, leaves[d.index])
+    return leaves
+
+
+def count_values(workspace: Workspace, sensitive: SensitiveAttribute) -> SensitiveAttribute:
+    """``sensitive`` with the table's count of each of its codes."""
+    counts = workspace.engine.query(
+        "prepare/sensitive_counts", rows=workspace.work("rows"), code=sensitive.code
+    )
+    global_counts = np.zeros(sensitive.distinct, dtype=np.int64)
+    for code, n in counts:
+        global_counts[int(code)] = int(n)
+    return replace(sensitive, global_counts=global_counts)
+
+
+def check_coverage(engine: Engine, source: Relation, column: str, leaves: TableName) -> None:
+    missing_rows, missing_values = uncovered(engine, source, column, leaves)
+    if missing_rows:
+        raise SpecError(
+            f"columns.{column}.hierarchy",
+            f"{missing_values} distinct values ({missing_rows} rows) of the column are "
+            "not leaves of the hierarchy",
+            "add those values to the hierarchy (values are compared as text)",
+        )

@@ -1,0 +1,152 @@
+"""How a release replaces the previous one, chosen by what the engine declares.
+
+* :class:`TransactionalSwap` (``transactional_ddl``): one transaction drops the previous
+  release, creates the new relations under their final names, verifies, measures, certifies,
+  grants and commits; any failure or interruption rolls everything back.
+* :class:`VersionedSwap` (engines without transactional DDL): the release is built under
+  versioned names (``<name>__v<run id>``) and verified there; only then is every final name
+  repointed at its version with ``CREATE OR REPLACE VIEW`` (atomic per name), and older versions
+  are dropped. A failed run drops its versions and leaves the previous release untouched.
+
+Both refuse to replace a relation that anonsql did not publish.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.release.names import COMPANIONS, OutputNames
+from anonsql.release.reader import is_published
+from anonsql.sql import TableName
+
+
+class Swap(ABC):
+    """Builds a release where it can be verified, then makes it the published one."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        names: OutputNames,
+        run_id: str,
+        *,
+        roles: Sequence[str] = (),
+        granted: Sequence[str] = (),
+    ) -> None:
+        self.engine = engine
+        self.names = names
+        self.run_id = run_id
+        self.roles = list(roles)
+        self.granted = list(granted)
+
+    @abstractmethod
+    def open(self) -> contextlib.AbstractContextManager[OutputNames]:
+        """A context yielding the names to build the release under; leaving it normally
+        publishes the release, leaving it by an exception leaves the previous one intact."""
+
+    def _guard(self) -> None:
+        """Refuse to replace a relation that anonsql did not publish."""
+        if self.engine.relation_kind(self.names.main) is not None and not is_published(
+            self.engine, self.names
+        ):
+            raise SpecError(
+                "output",
+                f"{self.names.main} exists and was not published by anonsql (no certificate "
+                "beside it)",
+                "choose another output name, or drop it yourself",
+            )
+        assert self.names.main.schema is not None
+        # created before the swap: two runs publishing into a new schema at once would otherwise
+        # race on it (an empty schema is all a failed run can leave behind)
+        self.engine.ensure_schema(self.names.main.schema)
+
+    def _grant(self, names: OutputNames) -> None:
+        assert names.main.schema is not None
+        for role in self.roles:
+            self.engine.run(
+                "publish/grant",
+                role=role,
+                schema=names.main.schema,
+                relations=[names.main, *(names.companion(k) for k in self.granted)],
+            )
+
+
+class TransactionalSwap(Swap):
+    """Drop, build, verify, certify and grant in one transaction."""
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[OutputNames]:
+        self._guard()
+        with self.engine.transaction():
+            for relation in self.names.all():
+                self.engine.drop_any(relation)
+            yield self.names
+            self._grant(self.names)
+
+
+class VersionedSwap(Swap):
+    """Build under versioned names, then repoint the final names with CREATE OR REPLACE VIEW."""
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.names.main.name}__v"
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[OutputNames]:
+        self._guard()
+        built = OutputNames(self.names.main.with_name(f"{self.prefix}{self.run_id}"))
+        try:
+            yield built
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self._drop(built.all())
+            raise
+        self._repoint(built)
+        self._grant(self.names)
+        self._drop(self._older_versions(built))
+
+    def _repoint(self, built: OutputNames) -> None:
+        e = self.engine
+        for kind in ("", *COMPANIONS):
+            source = built.main if not kind else built.companion(kind)
+            target = self.names.main if not kind else self.names.companion(kind)
+            if e.relation_kind(source) is None:
+                if e.relation_kind(target) is not None:
+                    e.drop_any(target)  # a companion the previous release had and this one lacks
+                continue
+            if e.relation_kind(target) == "table":
+                e.drop_any(target)  # published by a transactional engine before
+            e.run("publish/point_view", target=target, source=source)
+
+    def _older_versions(self, built: OutputNames) -> list[TableName]:
+        schema = self.names.main.schema
+        assert schema is not None
+        current = {r.name for r in built.all()}
+        version = re.compile(re.escape(self.prefix) + r"[0-9a-f]{12}(__[a-z_]+)?")
+        found = self.engine.query("publish/versions", schema=schema, prefix=self.prefix)
+        names = [str(r[0]) for r in found]
+        return [TableName(n, schema) for n in names if version.fullmatch(n) and n not in current]
+
+    def _drop(self, relations: Sequence[TableName]) -> None:
+        # views first: a version's views read its tables
+        kinds = {r: self.engine.relation_kind(r) for r in relations}
+        for relation in sorted(relations, key=lambda r: kinds[r] != "view"):
+            if kinds[relation] is not None:
+                self.engine.drop(relation, view=kinds[relation] == "view")
+
+
+def swap_for(
+    engine: Engine,
+    names: OutputNames,
+    run_id: str,
+    *,
+    roles: Sequence[str] = (),
+    granted: Sequence[str] = (),
+) -> Swap:
+    """The swap strategy the engine's capabilities allow."""
+    strategy = TransactionalSwap if engine.transactional_ddl else VersionedSwap
+    return strategy(engine, names, run_id, roles=roles, granted=granted)

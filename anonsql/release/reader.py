@@ -1,0 +1,99 @@
+"""The release reader: everything anonsql reads back from a published release (its
+certificate, companions, layout, quasi-identifiers and models), in one place used by the
+publisher, ``check``, ``status``, ``metrics``, the OLAP metric and reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.privacy import PrivacyModel, models_from_entries
+from anonsql.release.names import OutputNames
+from anonsql.sql import TableName
+
+
+def read_certificate(engine: Engine, names: OutputNames) -> dict[str, Any] | None:
+    """The certificate of the release published as ``names``, or None."""
+    if not engine.exists(names.certificate):
+        return None
+    rows = engine.query_arrow("select_all", relation=names.certificate).to_pylist()
+    return rows[0] if rows else None
+
+
+def is_published(engine: Engine, names: OutputNames) -> bool:
+    """Whether anonsql published ``names.main`` (a certificate stands beside it)."""
+    return engine.exists(names.certificate)
+
+
+@dataclass(frozen=True)
+class PublishedRelease:
+    """A release as its certificate and companions describe it."""
+
+    names: OutputNames
+    certificate: Mapping[str, Any]
+    qids: tuple[str, ...]
+    sensitive: tuple[str, ...]
+    models: tuple[PrivacyModel, ...]
+    #: The 1:M facts (person column, persons, fingerprint column...), None for one row per
+    #: individual.
+    person: Mapping[str, Any] | None
+
+    @property
+    def layout(self) -> str:
+        """The release layout's name (``anonsql.layouts``)."""
+        return "person" if self.person is not None else "record"
+
+    @property
+    def source(self) -> str:
+        return str(self.certificate["source"])
+
+    @property
+    def source_rows(self) -> int:
+        return int(self.certificate["source_rows"])
+
+    @property
+    def individuals(self) -> int:
+        """Individuals the release was made of: source rows, or persons (1:M)."""
+        return int(self.person["persons"]) if self.person is not None else self.source_rows
+
+    @property
+    def person_column(self) -> str | None:
+        return str(self.person["person_id"]) if self.person is not None else None
+
+    def attributes(self, engine: Engine) -> list[dict[str, Any]]:
+        """The rows of ``__attributes`` (one per quasi-identifier)."""
+        rows: list[dict[str, Any]] = engine.query_arrow(
+            "select_all", relation=self.names.attributes
+        ).to_pylist()
+        return rows
+
+
+def person_facts(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The 1:M facts a certificate records (None for one row per individual)."""
+    value = certificate.get("person_level")
+    facts = json.loads(value) if isinstance(value, str) else None
+    return facts if isinstance(facts, dict) else None
+
+
+def read_release(engine: Engine, output: TableName, *, fix: str) -> PublishedRelease:
+    """The release published as ``output``; a SpecError (with ``fix``) if there is none."""
+    names = OutputNames(output)
+    certificate = read_certificate(engine, names)
+    if certificate is None:
+        raise SpecError(
+            "output",
+            f"{output} is not a relation published by anonsql (no certificate beside it)",
+            fix,
+        )
+    return PublishedRelease(
+        names=names,
+        certificate=certificate,
+        qids=tuple(json.loads(certificate["quasi_identifiers"])),
+        sensitive=tuple(json.loads(certificate["sensitive"])),
+        models=tuple(models_from_entries(json.loads(certificate["models"]))),
+        person=person_facts(certificate),
+    )

@@ -1,0 +1,81 @@
+"""The report step: what a run published and measured, as one frozen result, with the summary
+people read (the CLI prints it; ``anonsql report`` renders more)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from anonsql.algorithms import Partitioning
+from anonsql.certify import Certificate
+from anonsql.metrics.base import MetricValue
+from anonsql.metrics.measure import Measurement
+from anonsql.privacy.check import CheckResult
+from anonsql.publish import Release
+from anonsql.release import OutputNames, person_facts
+from anonsql.verify import Verification
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run published (``names``), its verification, metrics and certificate, and how
+    the search went (``partitioning``)."""
+
+    names: OutputNames
+    check: CheckResult
+    metrics: tuple[MetricValue, ...]
+    certificate: Mapping[str, Any]
+    partitioning: Partitioning
+
+    def metric(self, name: str, attribute: str | None = None) -> float:
+        return Measurement(self.metrics).value(name, attribute)
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(label, value) lines summing up the run."""
+        cert = self.certificate
+        lines = [
+            ("source", f"{cert['source']} ({cert['source_rows']} rows)"),
+            ("models", str(cert["models"])),
+            ("verified", "yes: 0 violating classes" if cert["verified"] else "NO"),
+            ("published rows", str(cert["published_rows"])),
+            ("suppressed rows", str(cert["suppressed_rows"])),
+            ("equivalence classes", str(cert["classes"])),
+        ]
+        person = person_facts(cert)
+        if person is None:
+            lines.append(("NCP (GCP)", f"{cert['ncp_percent']:.2f} %"))
+            also: tuple[str, ...] = ("recoding",)
+        else:
+            lines.append(("persons", str(person["persons"])))
+            if person["fingerprint_buckets"] is not None:
+                lines.append(("SA-fingerprint buckets", str(person["fingerprint_buckets"])))
+            lines.append(("QID-NCP (per person)", f"{cert['ncp_percent']:.2f} %"))
+            sa_ncp = [m.value for m in self.metrics if m.name == "sa_ncp"]
+            if sa_ncp:
+                lines.append(("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %"))
+            also = ("by_person", "fingerprints", "person_map")
+        p = self.partitioning
+        lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
+        lines.append(("time", f"{cert['seconds']:.2f} s"))
+        companions = (*also, "classes", "certificate", "metrics")
+        lines.append(
+            ("also published", ", ".join(str(self.names.companion(k)) for k in companions))
+        )
+        return lines
+
+
+def report(
+    release: Release,
+    verification: Verification,
+    measurement: Measurement,
+    certificate: Certificate,
+) -> RunResult:
+    """The run's result, once the release is published."""
+    return RunResult(
+        names=release.names,
+        check=verification.check,
+        metrics=measurement.metrics,
+        certificate=certificate.fields,
+        partitioning=release.staged.partitioning,
+    )

@@ -1,0 +1,70 @@
+"""The result of the resolve step: the spec checked against the engine's catalog and data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from anonsql.algorithms.base import Algorithm
+from anonsql.engines import ColumnInfo
+from anonsql.privacy.base import PrivacyModel
+from anonsql.spec import Spec
+from anonsql.sql import Relation, TableName
+from anonsql.workspace import Dimension, SensitiveAttribute
+
+
+@dataclass(frozen=True)
+class PersonDeclaration:
+    """1:M data as resolved: the column linking a person's rows, the sensitive column whose
+    fingerprints a model protects (None when only persons are counted), and their counts."""
+
+    column: str
+    fingerprint: str | None
+    persons: int
+    items: int
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A spec resolved against the catalog: the source relation and its columns, the
+    quasi-identifiers (profiled: numeric ranges), the sensitive columns the models read, the
+    validated models and algorithm, and what happens to every other column."""
+
+    spec: Spec
+    algorithm: Algorithm
+    source: Relation
+    #: The tables the source reads (one, or the source and its joins).
+    source_tables: tuple[TableName, ...]
+    output: TableName
+    #: The source relation's columns, in order (a join's columns included).
+    catalog: tuple[ColumnInfo, ...]
+    #: Quasi-identifiers without their hierarchies (loaded by the next step).
+    dimensions: tuple[Dimension, ...]
+    #: Sensitive columns read row by row (fingerprint columns are in :attr:`person`).
+    sensitive: tuple[SensitiveAttribute, ...]
+    models: tuple[PrivacyModel, ...]
+    #: Columns published unchanged (sensitive and insensitive), in catalog order.
+    passthrough: tuple[str, ...]
+    #: Columns left out of the release (identifiers and undeclared columns).
+    dropped: tuple[str, ...]
+    rows: int
+    person: PersonDeclaration | None = None
+
+    @property
+    def qids(self) -> list[str]:
+        return [d.column for d in self.dimensions]
+
+    @property
+    def hierarchy_columns(self) -> list[str]:
+        """Columns that need a hierarchy: categorical QIDs, then a 1:M fingerprint column."""
+        columns = [d.column for d in self.dimensions if not d.is_numeric]
+        if self.person is not None and self.person.fingerprint is not None:
+            columns.append(self.person.fingerprint)
+        return columns
+
+    @property
+    def sensitive_columns(self) -> list[str]:
+        """Every sensitive column a model reads: row by row, then a 1:M fingerprint column."""
+        columns = [s.column for s in self.sensitive]
+        if self.person is not None and self.person.fingerprint is not None:
+            columns.append(self.person.fingerprint)
+        return columns

@@ -1,0 +1,40 @@
+"""The verify step: every declared privacy model re-checked by SQL on the released relations,
+and every source row (and person) accounted for. A failure raises
+:class:`~anonsql.errors.VerificationError` inside the swap, so nothing is published."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from anonsql.errors import VerificationError
+from anonsql.privacy.check import CheckResult, run_checks
+from anonsql.publish import Release
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The checks' result on the release, and the rows of its main relation."""
+
+    check: CheckResult
+    published_rows: int
+    counts: Mapping[str, int]
+
+
+def verify(release: Release) -> Verification:
+    """Run the layout's checks and row accounting on the release as built."""
+    engine, built = release.engine, release.built
+    check = run_checks(engine, built.main, release.layout.checks(built))
+    expected = release.layout.expected_rows(built)
+    counts = {what: engine.count_rows(relation) for what, (relation, _) in expected.items()}
+    if not check.holds:
+        raise VerificationError(dict(check.violations))
+    for what, (_, rows) in expected.items():
+        if counts[what] != rows:
+            raise VerificationError({what: abs(counts[what] - rows)})
+    main = next(what for what, (relation, _) in expected.items() if relation == built.main)
+    return Verification(
+        check=CheckResult(release.names.main, check.violations),
+        published_rows=counts[main],
+        counts=counts,
+    )

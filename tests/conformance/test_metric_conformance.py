@@ -1,0 +1,148 @@
+"""Every registered metric: 0 where it declares it (``zero_when_exact``) on a release that
+generalizes and suppresses nothing, on every engine; and its hand-computed values on a small
+release built here by hand (published labels, hierarchy nodes), so they do not depend on any
+algorithm. A metric added to the registry needs a fixture below: the suite says so."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from helpers import CITY_HIERARCHY
+
+from anonsql import api
+from anonsql.engines import Engine
+from anonsql.hierarchies import read_hierarchy
+from anonsql.metrics import METRICS, MetricContext, QidInfo
+from anonsql.sql import TableName
+
+_names = itertools.count()
+
+#: Four rows in two classes of a 4-row source (k = 2), or of a 5-row source (one row
+#: suppressed). Age spans [20, 50]; the city hierarchy has 8 leaves, FR 3 of them, IT 2.
+RELEASE = {
+    "age": ["[20, 30]", "[20, 30]", "[40, 50]", "[40, 50]"],
+    "city": ["FR", "FR", "IT", "IT"],
+}
+#: Fingerprint cut nodes of a 1:M release: (label, ncp, persons, items they stand for).
+FINGERPRINTS = [("a", 0.0, 2, 3), ("B", 3 / 9, 2, 4), ("*", 1.0, 2, 1)]
+
+#: Hand-computed values, by metric name, for source_rows = 4 and 5 (k = 2).
+FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
+    "ncp": {
+        # age: each row (30 - 20) / 30; city: FR 3/8 for two rows, IT 2/8 for two
+        4: {
+            ("ncp", "age"): 100 / 3,
+            ("ncp", "city"): 100 * (3 / 8 * 2 + 2 / 8 * 2) / 4,
+            ("ncp", None): (100 / 3 + 31.25) / 2,
+        },
+        # the suppressed row costs 1 per quasi-identifier
+        5: {
+            ("ncp", "age"): 100 * (4 / 3 + 1) / 5,
+            ("ncp", "city"): 100 * (1.25 + 1) / 5,
+            ("ncp", None): (100 * (4 / 3 + 1) / 5 + 45.0) / 2,
+        },
+    },
+    "classes": {
+        4: {
+            ("classes", None): 2,
+            ("published_rows", None): 4,
+            ("suppressed_rows", None): 0,
+            ("discernibility", None): 2**2 + 2**2,
+            ("average_class_size", None): 2,
+            ("normalized_average_class_size", None): 1,
+        },
+        5: {
+            ("classes", None): 2,
+            ("published_rows", None): 4,
+            ("suppressed_rows", None): 1,
+            ("discernibility", None): 8 + 1 * 5,
+            ("average_class_size", None): 2,
+            ("normalized_average_class_size", None): 1,
+        },
+    },
+    # SA-NCP: items weighted by the NCP of the node standing for them: (0*3 + 4/3 + 1) / 8
+    "sa_ncp": {n: {("sa_ncp", None): 100 * (4 * 3 / 9 + 1) / 8} for n in (4, 5)},
+}
+
+
+def hand_release(engine: Engine, tmp_path: Path) -> dict[str, TableName]:
+    (tmp_path / "city.csv").write_text(CITY_HIERARCHY, encoding="utf-8")
+    hierarchy = read_hierarchy(tmp_path / "city.csv", name="city")
+    n = next(_names)
+    names = {k: TableName(f"{k}{n}") for k in ("release", "nodes", "fingerprints")}
+    engine.load_arrow(names["release"], pa.table(RELEASE))
+    nodes = hierarchy.nodes
+    engine.load_arrow(
+        names["nodes"],
+        pa.table(
+            {
+                "attribute": ["city"] * len(nodes),
+                "label": [node.label for node in nodes],
+                "depth": pa.array([node.depth for node in nodes], pa.int32()),
+                "leaf_count": [node.leaf_count for node in nodes],
+                "ncp": [hierarchy.ncp(node) for node in nodes],
+                "first_leaf": pa.array([node.first_leaf for node in nodes], pa.int32()),
+                "last_leaf": pa.array([node.last_leaf for node in nodes], pa.int32()),
+            }
+        ),
+    )
+    columns = ("label", "ncp", "persons", "items")
+    engine.load_arrow(
+        names["fingerprints"],
+        pa.table({c: [f[i] for f in FINGERPRINTS] for i, c in enumerate(columns)}),
+    )
+    return names
+
+
+@pytest.mark.parametrize("name", METRICS.names())
+@pytest.mark.parametrize("source_rows", [4, 5])
+def test_hand_computed_fixture(engine: Engine, tmp_path: Path, name: str, source_rows: int) -> None:
+    assert name in FIXTURES, f"add a hand-computed fixture for the metric {name!r}"
+    names = hand_release(engine, tmp_path)
+    ctx = MetricContext(
+        engine=engine,
+        relation=names["release"],
+        qids=[QidInfo("age", "numeric", 20.0, 50.0), QidInfo("city", "categorical", leaf_count=8)],
+        hierarchy_nodes=names["nodes"],
+        source_rows=source_rows,
+        k=2,
+        fingerprints=names["fingerprints"],
+    )
+    found = {(m.name, m.attribute): m.value for m in METRICS.get(name)().compute(ctx)}
+    assert found == pytest.approx(FIXTURES[name][source_rows])
+
+
+def _exact_specs(tmp_path: Path) -> list[tuple[str, dict[str, Any]]]:
+    from test_algorithm_conformance import spec_for
+
+    from anonsql.privacy import PRIVACY_MODELS
+
+    record = spec_for(
+        tmp_path, "mondrian", PRIVACY_MODELS.get("k_anonymity").from_spec({"k": 1}, key="k")
+    )
+    person = spec_for(
+        tmp_path,
+        "one_to_many",
+        PRIVACY_MODELS.get("fingerprint_k_anonymity").from_spec(
+            {"k": 1, "column": "code"}, key="k"
+        ),
+    )
+    return [("record", record), ("person", person)]
+
+
+def test_exact_release_measures_zero(engine: Engine, tmp_path: Path) -> None:
+    """k = 1 releases publish every value as it is: each metric's declared values are 0."""
+    from test_algorithm_conformance import load_data
+
+    load_data(engine)
+    for layout, spec in _exact_specs(tmp_path):
+        result = api.run(spec, engine=engine)
+        for name, metric in METRICS.items():
+            for value in result.metrics:
+                if value.name in metric.zero_when_exact:
+                    assert math.isclose(value.value, 0.0, abs_tol=1e-9), (layout, name, value)

@@ -1,0 +1,64 @@
+"""Every statement of a fixed run, per engine, kept as a snapshot so that changes to generated
+SQL are visible in review. The statements are executed while they are recorded: the snapshot
+is what ran. Regenerate with ``UPDATE_SNAPSHOTS=1 pytest tests/test_sql_snapshots.py``."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from helpers import load_people, people_spec
+from one_to_many_fixtures import example_spec, load_table_1a
+from paths import SNAPSHOTS
+
+from anonsql import api
+from anonsql.engines import Engine
+
+_RUN_ID = re.compile(r"anonsql_work_[0-9a-f]{12}")
+_ARROW_VIEW = re.compile(r"__anonsql_arrow_[0-9]+")
+
+
+def normalize(statement: str, tmp: Path) -> str:
+    """Replace what differs between runs: the run id and the Arrow scan names."""
+    statement = _ARROW_VIEW.sub("__anonsql_arrow_N", _RUN_ID.sub("anonsql_work_RUN", statement))
+    return statement.replace(str(tmp), "TMP")
+
+
+def record(engine: Engine, spec: dict[str, Any], tmp: Path) -> str:
+    statements: list[str] = []
+    engine.listeners.append(statements.append)
+    api.run(spec, engine=engine)
+    engine.listeners.remove(statements.append)
+    return "\n".join(normalize(s, tmp) + ";" for s in statements) + "\n"
+
+
+def compare(engine: Engine, text: str, name: str) -> None:
+    path = SNAPSHOTS / engine.dialect / name
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), (
+        f"generated SQL changed; review and run UPDATE_SNAPSHOTS=1 to accept ({path})"
+    )
+
+
+def test_generated_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
+    load_people(engine)
+    spec = people_spec(
+        tmp_path,
+        k=5,
+        privacy=[
+            {"k_anonymity": {"k": 5}},
+            {"distinct_l_diversity": {"column": "disease", "l": 2}},
+        ],
+    )
+    compare(engine, record(engine, spec, tmp_path), "people_k5_l2.sql")
+
+
+def test_one_to_many_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
+    """The 1:M run of the paper's example (Partition rounds, person-level Mondrian, the two
+    views and their checks)."""
+    load_table_1a(engine)
+    compare(engine, record(engine, example_spec(tmp_path), tmp_path), "visits_kl_2_3.sql")
