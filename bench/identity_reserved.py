@@ -34,30 +34,33 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from anonsql.demo import informs_tables, load_informs
+from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
+from anonsql.algorithms.identity_reserved.encoding import (
+    Individuals,
+    fetch_individuals,
+    individual_part_stats,
+)
+from anonsql.algorithms.identity_reserved.geneir import GeneIROptions, geneir, hierarchy_domains
+from anonsql.algorithms.identity_reserved.generalization import Clustering
+from anonsql.algorithms.identity_reserved.mondrian import person_mondrian
 from anonsql.engines import DuckDBEngine, Engine
 from anonsql.hierarchies import Hierarchy, read_hierarchy
-from anonsql.identity_reserved.danonyir import DAnonyIROptions, danonyir
-from anonsql.identity_reserved.encoding import Individuals, fetch_individuals
-from anonsql.identity_reserved.geneir import GeneIROptions, geneir, hierarchy_domains
-from anonsql.identity_reserved.generalization import Clustering
-from anonsql.identity_reserved.metrics import (
+from anonsql.metrics.identity_reserved import (
     count_query_workload,
     information_loss,
     publish_clustering,
     query_error,
     vulnerable_share,
 )
-from anonsql.identity_reserved.models import (
+from anonsql.privacy.identity_reserved import (
     EIRAlphaBetaAnonymity,
     EIRLDiversity,
     IdentityReservedModel,
     IRAlphaBetaAnonymity,
     IRKLAnonymity,
-    individual_part_stats,
 )
-from anonsql.identity_reserved.mondrian import person_mondrian
 from anonsql.resources import resource_dir
+from anonsql.samples import informs_tables, load_informs
 from anonsql.sql import TableName
 
 #: The issue's order of the quasi-identifiers (|QI| = d takes the first d).

@@ -8,6 +8,7 @@ from typing import Any
 
 from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.identity_reserved import IDENTITY_RESERVED_MODELS
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
 from anonsql.privacy.one_to_many import PERSON_MODELS
@@ -52,6 +53,7 @@ _MODELS: tuple[type[PrivacyModel], ...] = (
     RecursiveCLDiversity,
     TCloseness,
     *PERSON_MODELS,
+    *IDENTITY_RESERVED_MODELS,
 )
 for _model in _MODELS:
     PRIVACY_MODELS.register(_model.name, _model)

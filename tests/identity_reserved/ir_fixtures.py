@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from anonsql.algorithms.identity_reserved.encoding import Individuals, build_individuals
 from anonsql.hierarchies import Hierarchy
-from anonsql.identity_reserved.encoding import Individuals, build_individuals
 
 #: rec, Id_num, Gender, Age, Postcode, Disease
 TABLE_2: list[tuple[str, int, str, int, str, str]] = [

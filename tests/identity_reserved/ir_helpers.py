@@ -1,5 +1,5 @@
 """Helpers of the identity-reserved tests: loading relations, and the models' violations computed
-independently in Python (per-class statistics with pandas, the predicates over IRPartStats)."""
+independently in Python (per-class statistics with pandas, the predicates over PartStats)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from anonsql.algorithms.identity_reserved.encoding import build_individuals, individual_part_stats
 from anonsql.engines import Engine
-from anonsql.identity_reserved.encoding import build_individuals
-from anonsql.identity_reserved.models import (
+from anonsql.privacy.identity_reserved import (
     EIRAlphaBetaAnonymity,
     EIRLDiversity,
     IdentityReservedModel,
     IRAlphaBetaAnonymity,
     IRKLAnonymity,
-    individual_part_stats,
 )
 from anonsql.sql import TableName
 

@@ -9,12 +9,17 @@ import pytest
 from ir_fixtures import table_2_individuals
 from ir_helpers import model
 
-from anonsql.identity_reserved.danonyir import DAnonyIROptions, danonyir, run_seeds
-from anonsql.identity_reserved.decisions import Admission, AlphaBetaDecision, decision_for
-from anonsql.identity_reserved.distances import Box, ClassStore, Geometry, individual_distances
-from anonsql.identity_reserved.encoding import Individuals, build_individuals
-from anonsql.identity_reserved.generalization import class_texts
-from anonsql.identity_reserved.limits import LimitError
+from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir, run_seeds
+from anonsql.algorithms.identity_reserved.decisions import Admission, SharesDecision, decision_for
+from anonsql.algorithms.identity_reserved.distances import (
+    Box,
+    ClassStore,
+    Geometry,
+    individual_distances,
+)
+from anonsql.algorithms.identity_reserved.encoding import Individuals, build_individuals
+from anonsql.algorithms.identity_reserved.generalization import class_texts
+from anonsql.algorithms.identity_reserved.limits import LimitError
 
 # Id_num -> position among the individuals (ids sorted)
 P = {i: i - 1 for i in range(1, 8)}
@@ -124,7 +129,7 @@ def test_alpha_beta_is_not_monotone_and_handle_checks_it() -> None:
     individuals = table_2_individuals()
     m = model("eir_alpha_beta_anonymity", column="disease", alpha=0.6, beta=0.4)
     decision = decision_for(m, individuals)
-    assert isinstance(decision, AlphaBetaDecision) and not decision.monotone
+    assert isinstance(decision, SharesDecision) and not decision.monotone
     q1 = np.array([P[4], P[6], P[7]])
     assert decision.check(q1)
     assert not decision.check(np.append(q1, P[1]))

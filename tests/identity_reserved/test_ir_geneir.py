@@ -9,11 +9,11 @@ import pytest
 from ir_fixtures import hierarchies, table_2_individuals
 from ir_helpers import model
 
+from anonsql.algorithms.identity_reserved.decisions import decision_for
+from anonsql.algorithms.identity_reserved.geneir import GeneIROptions, geneir, hierarchy_domains
+from anonsql.algorithms.identity_reserved.generalization import class_texts
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchy
-from anonsql.identity_reserved.decisions import decision_for
-from anonsql.identity_reserved.geneir import GeneIROptions, geneir, hierarchy_domains
-from anonsql.identity_reserved.generalization import class_texts
 
 ORDER = ("age", "postcode", "age", "gender")
 

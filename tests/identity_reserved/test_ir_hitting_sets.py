@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonsql.identity_reserved.hitting_sets import (
+from anonsql.algorithms.identity_reserved.limits import LimitError
+from anonsql.privacy.hitting_sets import (
     HittingFamily,
     bhs,
     bitmask_rows,
@@ -19,7 +20,6 @@ from anonsql.identity_reserved.hitting_sets import (
     minimum_hitting_set_size,
     sat_el_algorithm2,
 )
-from anonsql.identity_reserved.limits import LimitError
 
 PAPER_PSI = [{1, 3}, {1, 3, 5}, {1, 6}, {3, 5}, {5, 7}, {4}, {4, 5}, {4, 6}]
 

@@ -8,8 +8,8 @@ from ir_fixtures import table_2_individuals
 from ir_helpers import model
 from test_ir_danonyir import FOUR_MODELS, random_individuals
 
-from anonsql.identity_reserved.decisions import decision_for
-from anonsql.identity_reserved.mondrian import person_mondrian
+from anonsql.algorithms.identity_reserved.decisions import decision_for
+from anonsql.algorithms.identity_reserved.mondrian import person_mondrian
 
 
 @pytest.mark.parametrize(("name", "params"), FOUR_MODELS)

@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 from ir_fixtures import AGE_DOMAIN, GENDERS, POSTCODES, hierarchies, table_2_columns
 from ir_helpers import load, model, sql_violations
 
-from anonsql.engines import Engine
-from anonsql.errors import SpecError
-from anonsql.identity_reserved.danonyir import DAnonyIROptions, danonyir, run_seeds
-from anonsql.identity_reserved.encoding import Individuals, build_individuals, fetch_individuals
-from anonsql.identity_reserved.geneir import GeneIROptions, geneir
-from anonsql.identity_reserved.generalization import (
+from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir, run_seeds
+from anonsql.algorithms.identity_reserved.encoding import (
+    Individuals,
+    build_individuals,
+    fetch_individuals,
+)
+from anonsql.algorithms.identity_reserved.geneir import GeneIROptions, geneir
+from anonsql.algorithms.identity_reserved.generalization import (
     Interval,
     Suppressed,
     ValueSet,
@@ -26,15 +28,17 @@ from anonsql.identity_reserved.generalization import (
     format_set,
     parse_generalized,
 )
-from anonsql.identity_reserved.limits import LimitError
-from anonsql.identity_reserved.metrics import (
+from anonsql.algorithms.identity_reserved.limits import LimitError
+from anonsql.algorithms.identity_reserved.record_counts import by_record_count
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.metrics.identity_reserved import (
     count_query_workload,
     information_loss,
     publish_clustering,
     query_error,
     vulnerable_share,
 )
-from anonsql.identity_reserved.record_counts import by_record_count
 from anonsql.sql import TableName
 
 QIDS = ["age", "gender", "postcode"]

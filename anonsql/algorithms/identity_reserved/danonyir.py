@@ -7,16 +7,22 @@ absorbs the nearest finished class (Eq. 18), whichever costs less (ties to the i
 a satisfying class joins ``D*``. When the individuals run out and the last class still fails,
 each of its individuals (in the order they joined, digest decision D1) goes through ``Handle``:
 it joins the nearest finished class that still satisfies ``π`` with it (checked for the
-non-monotone (α,β) models only) when that costs less than suppressing its records
+non-monotone share bounds only) when that costs less than suppressing its records
 (``|R(p)|·|QI|``, each suppressed value costing 1, decision D2), else it is suppressed; a merge
 updates the class's identity element before the next individual (D3). Suppressed individuals are
 left out of the release (``cluster = -1``) and charged ``|QI|`` per record in the loss (D4).
 
+Beyond the paper, Handle's suppression is bounded (``suppression_budget``, records; the spec's
+``suppression_limit`` in the pipeline): past the budget a residual individual merges into its
+nearest admissible class even when suppression would cost less, and one with no admissible
+class stops the run (:class:`~anonsql.errors.InfeasibleError`). ``handle: merge`` never
+suppresses an individual some class admits.
+
 The algorithm is inherently sequential: every step scans all remaining individuals and classes
 (Θ(n²·|QI|) overall). Each scan is one vectorized NumPy pass; remaining individuals are kept
-compact. Limit: :data:`~anonsql.identity_reserved.limits.MAX_DANONYIR_INDIVIDUALS` individuals
-(time ~ n²: 56-88 s for INFORMS' 26,854 individuals with |QI| = 6, about 4 minutes for twice
-as many); memory O(n·|QI|) plus ``classes x Σ|X|`` booleans for categorical value sets.
+compact. Limit: :data:`~.limits.MAX_DANONYIR_INDIVIDUALS` individuals (time ~ n²: 56-88 s for
+INFORMS' 26,854 individuals with |QI| = 6, about 4 minutes for twice as many); memory O(n·|QI|) plus
+``classes x Σ|X|`` booleans for categorical value sets.
 """
 
 from __future__ import annotations
@@ -24,22 +30,31 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from anonsql.identity_reserved.decisions import Admission, AlphaBetaDecision, decision_for
-from anonsql.identity_reserved.distances import (
+from anonsql.algorithms.identity_reserved.decisions import (
+    Admission,
+    Decision,
+    Requirements,
+    decision_for,
+    requirements,
+    shares_of,
+)
+from anonsql.algorithms.identity_reserved.distances import (
     Box,
     Candidates,
     ClassStore,
     Geometry,
     candidate_distances,
 )
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.generalization import Clustering, clustering_from_labels
-from anonsql.identity_reserved.limits import MAX_DANONYIR_INDIVIDUALS, LimitError
-from anonsql.identity_reserved.models import IdentityReservedModel
+from anonsql.algorithms.identity_reserved.encoding import Individuals
+from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.algorithms.identity_reserved.limits import MAX_DANONYIR_INDIVIDUALS, LimitError
+from anonsql.errors import InfeasibleError
+from anonsql.privacy.base import PrivacyModel
 
 IntArray = npt.NDArray[np.int64]
 
@@ -48,12 +63,17 @@ IntArray = npt.NDArray[np.int64]
 class DAnonyIROptions:
     """``seed`` drives the random seed individuals; ``seeds`` (individual positions, in person
     order) are used first, in order; ``incremental`` selects the incremental decision functions
-    (the paper's SatPriIRInc_*) for EIR l-diversity; ``max_individuals`` is the size limit."""
+    (the paper's SatPriIRInc_*) for EIR l-diversity; ``max_individuals`` is the size limit;
+    ``handle`` Handle's policy (``cost``: the paper's, suppress when cheaper than merging;
+    ``merge``: suppress only an individual no class admits); ``suppression_budget`` the records
+    Handle may suppress (None: no bound, as in the paper)."""
 
     seed: int = 0
     seeds: tuple[int, ...] = ()
     incremental: bool = True
     max_individuals: int = MAX_DANONYIR_INDIVIDUALS
+    handle: Literal["cost", "merge"] = "cost"
+    suppression_budget: int | None = None
 
 
 class _Pool:
@@ -88,17 +108,31 @@ class _Pool:
         return int(self.ids[np.flatnonzero(self.alive)[rank]])
 
 
+def as_requirements(
+    models: PrivacyModel | Sequence[PrivacyModel] | Requirements,
+) -> tuple[Requirements, str]:
+    """The requirements of the models (or given ones) and their description."""
+    if isinstance(models, Requirements):
+        return models, str(models)
+    chosen = [models] if isinstance(models, PrivacyModel) else list(models)
+    return requirements(chosen), ", ".join(m.describe() for m in chosen)
+
+
 def danonyir(
     individuals: Individuals,
-    model: IdentityReservedModel,
+    models: PrivacyModel | Sequence[PrivacyModel] | Requirements,
     options: DAnonyIROptions | None = None,
 ) -> Clustering:
-    """Run DAnonyIR for ``model`` over ``individuals``; return the frozen clustering.
+    """Run DAnonyIR for the models (their bounds, see
+    :func:`~anonsql.algorithms.identity_reserved.decisions.requirements`) over ``individuals``;
+    return the frozen clustering.
 
-    Raises :class:`LimitError` above ``options.max_individuals`` individuals, and
-    :class:`ValueError` for a seed that is not an individual's position.
+    Raises :class:`LimitError` above ``options.max_individuals`` individuals,
+    :class:`~anonsql.errors.InfeasibleError` when Handle would exceed the suppression budget,
+    and :class:`ValueError` for a seed that is not an individual's position.
     """
     options = options or DAnonyIROptions()
+    required, described = as_requirements(models)
     n = len(individuals)
     if n > options.max_individuals:
         raise LimitError(
@@ -111,7 +145,7 @@ def danonyir(
         raise ValueError("a DAnonyIR seed is not the position of an individual")
     started = time.perf_counter()
     geometry = Geometry.of(individuals)
-    decision = decision_for(model, individuals, incremental=options.incremental)
+    decision = decision_for(required, individuals, incremental=options.incremental)
     rng = np.random.default_rng(options.seed)
     pool = _Pool(geometry)
     store = ClassStore(geometry)
@@ -153,51 +187,82 @@ def danonyir(
     if not satisfied:
         residual = np.concatenate(members)
         labels[residual] = -2
-        _handle(geometry, store, decision, labels, residual)
+        _handle(geometry, store, decision, labels, residual, options)
     return clustering_from_labels(
         individuals,
         labels,
         algorithm="danonyir",
-        model=model.describe(),
+        model=described,
         seconds=time.perf_counter() - started,
         steps=steps,
         merges=merges,
     )
 
 
+class SuppressionBudget:
+    """Records Handle may still suppress (None: unbounded)."""
+
+    def __init__(self, records: int | None) -> None:
+        self.left = records
+
+    def allows(self, records: int) -> bool:
+        return self.left is None or records <= self.left
+
+    def spend(self, records: int) -> None:
+        if self.left is not None:
+            self.left -= records
+
+
 def _handle(
     geometry: Geometry,
     store: ClassStore,
-    decision: object,
+    decision: Decision,
     labels: IntArray,
     residual: IntArray,
+    options: DAnonyIROptions,
 ) -> None:
     """Algorithm 7 for each residual individual in joining order: merge into the nearest
-    admissible class when cheaper than suppression, else suppress (label -1)."""
-    admission = None
-    if isinstance(decision, AlphaBetaDecision) and store.count:
-        admission = Admission(decision, labels, store.count)
+    admissible class when cheaper than suppression (or when the budget forbids suppressing,
+    or always with ``handle: merge``), else suppress (label -1)."""
+    shares = shares_of(decision)
+    admission = Admission(shares, labels, store.count) if shares and store.count else None
+    budget = SuppressionBudget(options.suppression_budget)
     for p in residual:
         p = int(p)
-        suppression = float(geometry.records[p]) * geometry.qids
-        if store.count == 0:
-            labels[p] = -1
-            continue
-        cost = store.distances_from_individual(p)
-        if admission is not None:
-            cost = np.where(admission.admits(p), cost, np.inf)
+        records = int(geometry.records[p])
+        cost = np.array([np.inf])
+        if store.count:
+            cost = store.distances_from_individual(p)
+            if admission is not None:
+                cost = np.where(admission.admits(p), cost, np.inf)
         j = int(np.argmin(cost))
-        if cost[j] < suppression:
+        mergeable = bool(np.isfinite(cost[j]))
+        cheaper = options.handle == "cost" and cost[j] >= records * geometry.qids
+        if (not mergeable or cheaper) and budget.allows(records):
+            budget.spend(records)
+            labels[p] = -1
+        elif mergeable:
             store.absorb_individual(j, p)
             labels[p] = j
             if admission is not None:
                 admission.join(p, j)
         else:
-            labels[p] = -1
+            raise unplaceable(int(residual.shape[0]), store.count)
 
 
-def run_seeds(
-    individuals: Individuals, model: IdentityReservedModel, seeds: Sequence[int]
-) -> Clustering:
+def unplaceable(residual: int, classes: int) -> InfeasibleError:
+    where = (
+        "no class satisfies the models at all"
+        if classes == 0
+        else "an individual fits no class under the models"
+    )
+    return InfeasibleError(
+        f"{residual} individuals were left over after clustering and {where}, and "
+        "suppressing them would exceed the suppression limit. Fix: raise suppression_limit "
+        "(the share of records that may be suppressed), or relax the models' parameters"
+    )
+
+
+def run_seeds(individuals: Individuals, model: PrivacyModel, seeds: Sequence[int]) -> Clustering:
     """DAnonyIR with the given seed individuals (positions) first (fixtures, tests)."""
     return danonyir(individuals, model, DAnonyIROptions(seeds=tuple(seeds)))

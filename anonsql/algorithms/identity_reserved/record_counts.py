@@ -21,10 +21,11 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 from scipy import sparse
 
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.algorithms.identity_reserved.encoding import Individuals
+from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
 
 
 def by_record_count(
@@ -38,6 +39,7 @@ def by_record_count(
     sets: list[list[sparse.csr_array]] = [[] for _ in individuals.categorical]
     steps = merges = offset = 0
     model = ""
+    nodes: list[npt.NDArray[np.int64]] = []
     for count in np.unique(individuals.records):
         rows = np.flatnonzero(individuals.records == count)
         part = run(individuals.take(rows))
@@ -51,6 +53,8 @@ def by_record_count(
             sets[c].append(member)
         steps += part.steps
         merges += part.merges
+        if part.nodes is not None:
+            nodes.append(part.nodes)
     width = len(individuals.numeric)
     low = np.vstack(lows) if lows else np.zeros((0, width))
     high = np.vstack(highs) if highs else np.zeros((0, width))
@@ -69,4 +73,5 @@ def by_record_count(
         steps=steps,
         merges=merges,
         generalization=(low, high, stacked),
+        nodes=np.vstack(nodes) if nodes else None,
     )

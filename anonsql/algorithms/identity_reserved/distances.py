@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from anonsql.identity_reserved.encoding import Individuals
+from anonsql.algorithms.identity_reserved.encoding import Individuals
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

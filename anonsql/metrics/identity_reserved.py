@@ -9,8 +9,8 @@ Python finish (Wang et al., KAIS 2019, §4.1 and §5).
   its EIR counterpart (``v = Num_vec / Num_ec``).
 
 The published relation holds rows of persons: the person column (a pseudonym), each
-quasi-identifier in the text form of :mod:`anonsql.identity_reserved.generalization`, and the
-sensitive column.
+quasi-identifier in the text form of
+:mod:`anonsql.algorithms.identity_reserved.generalization`, and the sensitive column.
 
 Workload (the paper leaves it open; this is the procedure, seeded): each query anchors on one
 (individual, sensitive value) pair drawn uniformly; its sensitive predicate is that value; it
@@ -33,9 +33,17 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql.algorithms.identity_reserved.encoding import (
+    CategoricalDomain,
+    Individuals,
+    NumericDomain,
+)
+from anonsql.algorithms.identity_reserved.generalization import (
+    Clustering,
+    assignment_table,
+    class_table,
+)
 from anonsql.engines import Engine
-from anonsql.identity_reserved.encoding import CategoricalDomain, Individuals, NumericDomain
-from anonsql.identity_reserved.generalization import Clustering, assignment_table, class_table
 from anonsql.privacy.base import EPSILON
 from anonsql.sql import Relation, TableName
 

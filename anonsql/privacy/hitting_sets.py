@@ -12,7 +12,7 @@ Three deciders live here:
   depth-bounded branching on the smallest un-hit set (a hitting set must contain one of its
   values), with the paper's forced singletons (ξ of Algorithm 2) and a counting bound
   (``ceil(sets / max value frequency)``). Nodes are capped by
-  :data:`~anonsql.identity_reserved.limits.MAX_SEARCH_NODES`;
+  :data:`MAX_SEARCH_NODES`;
 * :class:`HittingFamily` — the paper's incremental SatPriIRInc_El (Algorithm 5): the family
   of minimal hitting sets multiplied by ``(s_1 + ... + s_r)`` for each added individual,
   truncated at size ``l`` (a set of size >= l can never witness τ < l, so the class holds iff
@@ -34,13 +34,26 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from anonsql.identity_reserved.limits import MAX_FAMILY_SETS, MAX_SEARCH_NODES, LimitError
+from anonsql.errors import SpecError
 
 Bits = npt.NDArray[np.uint64]
 IntArray = npt.NDArray[np.int64]
 T = TypeVar("T")
 
 _ONE = np.uint64(1)
+
+#: Exact minimum-hitting-set decision (EIR l-diversity): search-tree nodes one class may
+#: visit. The search is a bounded depth-(l-1) branching on the smallest un-hit set, pruned by
+#: forced singletons and a counting bound; its worst case is r^(l-1) nodes for sets of size r.
+MAX_SEARCH_NODES = 200_000
+
+#: Incremental EIR l-diversity (the paper's Algorithm 5): minimal hitting sets of size < l kept
+#: for the class under construction. Above this, the class falls back to the exact search.
+MAX_FAMILY_SETS = 4_096
+
+
+class LimitError(SpecError):
+    """A size limit of an identity-reserved algorithm or check was exceeded."""
 
 
 def words_for(values: int) -> int:
@@ -114,7 +127,7 @@ class _Nodes:
                 "privacy.eir_l_diversity.l",
                 f"deciding one class's minimum hitting set needed more than {self.limit} search "
                 "nodes (many individuals with many sensitive values and a large l)",
-                "lower l, or raise anonsql.identity_reserved.limits.MAX_SEARCH_NODES",
+                "lower l, or raise anonsql.privacy.hitting_sets.MAX_SEARCH_NODES",
             )
 
 
@@ -152,7 +165,7 @@ def _within(rows: Bits, budget: int, nodes: _Nodes) -> bool:
 def hitting_set_within(rows: Bits, budget: int, *, node_limit: int = MAX_SEARCH_NODES) -> bool:
     """Whether the sets ``rows`` have a hitting set of at most ``budget`` values (exact).
 
-    Raises :class:`~anonsql.identity_reserved.limits.LimitError` past ``node_limit`` nodes.
+    Raises :class:`LimitError` past ``node_limit`` nodes.
     """
     if rows.shape[0] == 0:
         return True

@@ -20,11 +20,13 @@ The IR models count records and leak (Table 3's Q2: every individual has Hyperte
 models count individuals. Each model has a SQL violation query over rows of persons
 (``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
 sensitive column, several rows per person; NULL is one sensitive value; statistics within the
-class, digest G4) and a vectorized predicate over :class:`IRPartStats`. The EIR l-diversity
-query decides the hitting set in SQL by a depth-bounded recursive search (at most the product
-of the l - 1 smallest un-hit set sizes of states per class); its Python predicate decides it on
-per-class aggregates (the class's distinct sensitive sets) with the exact search of
-:mod:`anonsql.identity_reserved.hitting_sets` (limit: ``MAX_SEARCH_NODES`` per class).
+class, digest G4) and a vectorized predicate over :class:`~anonsql.privacy.base.PartStats`
+with its optional fields for individuals (``records``, ``max_person_records``,
+``record_histograms``, ``set_histograms``, ``set_members``; each model names those it reads in
+``needs_stats``). The EIR l-diversity query decides the hitting set in SQL by a depth-bounded
+recursive search (at most the product of the l - 1 smallest un-hit set sizes of states per class);
+its Python predicate decides it on per-class aggregates (the class's distinct sensitive sets) with
+the exact search of :mod:`anonsql.privacy.hitting_sets` (limit: ``MAX_SEARCH_NODES`` per class).
 
 **The record-count hole** (digest D9, not in the paper): linking records by ``Id_num`` publishes
 every individual's number of records in the class. An attacker who knows how many records the
@@ -34,16 +36,16 @@ records, so knowing "Mike has two diagnoses" re-identifies him and discloses bot
 ``record_counts: protected`` a model holds on every *count-refined class* (the individuals of a
 class with the same record count), so the attacker's candidates after learning the count still
 satisfy it. The SQL queries refine the classes themselves; the predicates must be given
-count-refined parts, which the algorithms produce by clustering each record count separately
-(:func:`anonsql.identity_reserved.record_counts.by_record_count`): a release whose classes each
-hold one record count.
+count-refined parts (the models declare it with a ``record_count_refinement`` bound), which the
+algorithms produce by clustering each record count separately
+(:func:`anonsql.algorithms.identity_reserved.record_counts.by_record_count`): a release whose
+classes each hold one record count.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -52,18 +54,18 @@ from pydantic import Field
 from scipy import sparse
 
 from anonsql.errors import SpecError
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.hitting_sets import bitmask_rows, is_eir_diverse
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import (
     EPSILON,
     BoolArray,
+    Bound,
     DataProfile,
     IntArray,
     PartStats,
     PrivacyModel,
 )
 from anonsql.privacy.histograms import Histogram
+from anonsql.privacy.hitting_sets import bitmask_rows, is_eir_diverse
 from anonsql.privacy.sensitive import SensitiveParams
 from anonsql.sql import Relation, SqlRenderer
 
@@ -73,90 +75,12 @@ REFERENCE = (
     "(doi:10.1007/s10115-018-1237-3); IR models after Tong et al., J. Software 2010"
 )
 
-
-def _empty_int() -> IntArray:
-    return np.zeros(0, dtype=np.int64)
-
-
-@dataclass
-class IRPartStats(PartStats):
-    """:class:`PartStats` of parts whose members are individuals, with what the
-    identity-reserved models need beyond it.
-
-    Inherited: ``counts[i]`` = individuals ``n_Q`` of part ``i``; ``histograms[column][i, v]``
-    = individuals of part ``i`` having value ``v`` (``|P(v)|``). Added:
-
-    * ``records[i]`` = ``|Q|``; ``max_person_records[i]`` = ``max_p |R(p)|``;
-    * ``record_histograms[column][i, v]`` = records of part ``i`` with value ``v`` (``|R(v)|``);
-    * ``set_histograms[column][i, j]`` = individuals of part ``i`` whose sensitive set is the
-      distinct set ``j``, and ``set_members[column][j, v]`` = 1 when set ``j`` holds ``v``.
-
-    These are the fields to add to :class:`PartStats` for the person-level Mondrian to split on
-    the identity-reserved models (``records``, ``max_person_records``, ``record_histograms``,
-    ``set_histograms`` and ``set_members``, all optional).
-    """
-
-    records: IntArray = field(default_factory=_empty_int)
-    max_person_records: IntArray = field(default_factory=_empty_int)
-    record_histograms: dict[str, Histogram] = field(default_factory=dict)
-    set_histograms: dict[str, Histogram] = field(default_factory=dict)
-    set_members: dict[str, sparse.csr_array] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.record_histograms = {
-            c: hist.as_histogram(h) for c, h in self.record_histograms.items()
-        }
-        self.set_histograms = {c: hist.as_histogram(h) for c, h in self.set_histograms.items()}
-
-    def take(self, index: npt.NDArray[Any]) -> IRPartStats:
-        return IRPartStats(
-            counts=self.counts[index],
-            histograms={c: hist.take(h, index) for c, h in self.histograms.items()},
-            global_counts=self.global_counts,
-            records=self.records[index],
-            max_person_records=self.max_person_records[index],
-            record_histograms={c: hist.take(h, index) for c, h in self.record_histograms.items()},
-            set_histograms={c: hist.take(h, index) for c, h in self.set_histograms.items()},
-            set_members=self.set_members,
-        )
-
-
-def individual_part_stats(
-    individuals: Individuals, labels: npt.ArrayLike, parts: int, column: str
-) -> IRPartStats:
-    """:class:`IRPartStats` of the parts ``labels`` assigns individuals to (``-1`` = none)."""
-    label = np.asarray(labels, dtype=np.int64)
-    used = label >= 0
-    part = label[used]
-    records = individuals.records[used]
-    sizes = individuals.set_sizes()
-    value_part = np.repeat(label, sizes)
-    keep = value_part >= 0
-    value_part = value_part[keep]
-    codes = individuals.sa_codes[keep]
-    value_records = individuals.sa_records[keep]
-    shape = (parts, individuals.value_count)
-    set_id, set_indptr, set_codes = individuals.set_ids()
-    members = sparse.csr_array(
-        (np.ones_like(set_codes), set_codes, set_indptr),
-        shape=(set_indptr.shape[0] - 1, individuals.value_count),
-    )
-    max_records = np.zeros(parts, dtype=np.int64)
-    np.maximum.at(max_records, part, records)
-    return IRPartStats(
-        counts=np.bincount(part, minlength=parts).astype(np.int64),
-        histograms={column: hist.from_triples(value_part, codes, np.ones_like(codes), shape)},
-        records=np.bincount(part, weights=records, minlength=parts).astype(np.int64),
-        max_person_records=max_records,
-        record_histograms={column: hist.from_triples(value_part, codes, value_records, shape)},
-        set_histograms={
-            column: hist.from_triples(
-                part, set_id[used], np.ones_like(part), (parts, members.shape[0])
-            )
-        },
-        set_members={column: members},
-    )
+#: The optional PartStats fields, as the models name them in ``needs_stats``.
+RECORDS = "records"
+MAX_PERSON_RECORDS = "max_person_records"
+RECORD_HISTOGRAMS = "record_histograms"
+SET_HISTOGRAMS = "set_histograms"
+SET_MEMBERS = "set_members"
 
 
 # -- predicates on per-class statistics (shared by the models, DAnonyIR's decisions and Handle) --
@@ -250,12 +174,14 @@ def _at_most(key: str, name: str, value: int, bound: int, what: str) -> None:
 
 
 class IdentityReservedModel(PrivacyModel):
-    """Base of the identity-reserved models: they count individuals (``person_level``), need the
-    person column and a sensitive column, and render ``identity_reserved/<name>``."""
+    """Base of the identity-reserved models: they count individuals (persons), need the person
+    column and a sensitive column, render ``identity_reserved/<name>``, and hold after whole
+    individuals are suppressed (the algorithms never suppress part of an individual)."""
 
     needs_sensitive = True
     needs_person = True
-    person_level = True
+    counts_persons = True
+    supports_suppression = True
     reference = REFERENCE
 
     @property
@@ -271,6 +197,14 @@ class IdentityReservedModel(PrivacyModel):
 
     def template_params(self) -> dict[str, Any]:
         return {}
+
+    def parameter_bounds(self) -> tuple[Bound, ...]:
+        """The bounds the parameters set on every (count-refined) class."""
+        return ()
+
+    def bounds(self) -> tuple[Bound, ...]:
+        refined = (Bound("record_count_refinement", 1),) if self.protects_record_counts else ()
+        return (*self.parameter_bounds(), *refined)
 
     def violations_sql(
         self,
@@ -297,12 +231,19 @@ class IdentityReservedModel(PrivacyModel):
             **self.template_params(),
         )
 
-    def _stats(self, parts: PartStats, *, extended: bool) -> IRPartStats | PartStats:
-        if extended and not isinstance(parts, IRPartStats):
-            raise TypeError(
-                f"{self.name} needs IRPartStats (record counts per part), got a plain PartStats"
+    def _require(self, parts: PartStats) -> None:
+        """Refuse statistics without the optional fields the predicate reads."""
+        missing = [
+            name
+            for name in sorted(self.needs_stats)
+            if getattr(parts, name) is None
+            or (isinstance(getattr(parts, name), dict) and self.column not in getattr(parts, name))
+        ]
+        if missing:
+            raise ValueError(
+                f"{self.name} reads the part statistics {', '.join(missing)} of column "
+                f"{self.column!r}, which were not computed"
             )
-        return parts
 
 
 class IRKLAnonymity(IdentityReservedModel):
@@ -312,6 +253,11 @@ class IRKLAnonymity(IdentityReservedModel):
 
     name = "ir_kl_anonymity"
     Params = IRKLParams
+    examples = (
+        {"k": 1, "l": 1},
+        {"k": 2, "l": 2, "record_counts": "protected"},
+        {"k": 3, "l": 2},
+    )
 
     @property
     def k(self) -> int:
@@ -335,6 +281,9 @@ class IRKLAnonymity(IdentityReservedModel):
     def min_rows(self) -> int:
         return self.k
 
+    def parameter_bounds(self) -> tuple[Bound, ...]:
+        return (Bound("class_size", self.k), Bound("distinct_values", self.ell, self.column))
+
     def holds(self, parts: PartStats) -> BoolArray:
         values = hist.distinct_per_row(parts.histograms[self.column])
         return ir_kl_holds(parts.counts, values, self.k, self.ell)
@@ -349,6 +298,12 @@ class AlphaBetaModel(IdentityReservedModel):
     Params = AlphaBetaParams
     monotonic = False
     enhanced = False
+    needs_stats = frozenset({RECORDS, MAX_PERSON_RECORDS, RECORD_HISTOGRAMS})
+    examples = (
+        {"alpha": 1.0, "beta": 1.0},
+        {"alpha": 0.5, "beta": 0.5, "record_counts": "protected"},
+        {"alpha": 0.6, "beta": 0.4},
+    )
 
     @property
     def alpha(self) -> float:
@@ -381,15 +336,22 @@ class AlphaBetaModel(IdentityReservedModel):
                 "raise alpha (and beta)",
             )
 
+    def parameter_bounds(self) -> tuple[Bound, ...]:
+        value_share = "value_individual_share" if self.enhanced else "value_record_share"
+        return (
+            Bound("individual_record_share", self.alpha),
+            Bound(value_share, self.beta, self.column),
+        )
+
     def holds(self, parts: PartStats) -> BoolArray:
-        stats = self._stats(parts, extended=True)
-        assert isinstance(stats, IRPartStats)
+        self._require(parts)
+        assert parts.records is not None and parts.max_person_records is not None
         return alpha_beta_holds(
-            stats.records,
-            stats.counts,
-            stats.max_person_records,
-            hist.row_max(stats.record_histograms[self.column]),
-            hist.row_max(stats.histograms[self.column]),
+            parts.records,
+            parts.counts,
+            parts.max_person_records,
+            hist.row_max(parts.record_histograms[self.column]),
+            hist.row_max(parts.histograms[self.column]),
             self.alpha,
             self.beta,
             enhanced=self.enhanced,
@@ -425,6 +387,8 @@ class EIRLDiversity(IdentityReservedModel):
 
     name = "eir_l_diversity"
     Params = EIRLParams
+    needs_stats = frozenset({SET_HISTOGRAMS, SET_MEMBERS})
+    examples = ({"l": 1}, {"l": 2, "record_counts": "protected"}, {"l": 3})
 
     @property
     def ell(self) -> int:
@@ -442,13 +406,15 @@ class EIRLDiversity(IdentityReservedModel):
     def min_rows(self) -> int:
         return self.ell
 
+    def parameter_bounds(self) -> tuple[Bound, ...]:
+        return (Bound("reasoning_set_values", self.ell, self.column),)
+
     def holds(self, parts: PartStats) -> BoolArray:
-        stats = self._stats(parts, extended=True)
-        assert isinstance(stats, IRPartStats)
-        sets = stats.set_histograms[self.column]
-        members = sparse.csr_array(stats.set_members[self.column])
-        values = hist.distinct_per_row(stats.histograms[self.column])
-        out = (stats.counts >= self.ell) & (values >= self.ell)
+        self._require(parts)
+        sets = parts.set_histograms[self.column]
+        members = parts.set_members[self.column]
+        values = hist.distinct_per_row(parts.histograms[self.column])
+        out = (parts.counts >= self.ell) & (values >= self.ell)
         # ξ: the values of one-value sets are in every hitting set
         single = np.diff(members.indptr) == 1
         single_members = sparse.diags_array(single.astype(np.int64)) @ members
@@ -485,10 +451,8 @@ __all__ = [
     "EIRLDiversity",
     "IRAlphaBetaAnonymity",
     "IRKLAnonymity",
-    "IRPartStats",
     "IdentityReservedModel",
     "alpha_beta_holds",
-    "individual_part_stats",
     "ir_kl_holds",
     "within_share",
 ]

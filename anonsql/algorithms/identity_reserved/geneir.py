@@ -11,12 +11,12 @@
    the class's nodes generalized to cover it); for the non-monotone (α,β) models only classes
    that still satisfy ``π`` with it qualify, and an individual with none is suppressed.
 
-Numeric quasi-identifiers climb taxonomies too (their leaves are numbers); published values are
-the nodes' leaf intervals and leaf sets (:mod:`anonsql.identity_reserved.generalization`), so
-the loss is comparable with DAnonyIR's when both use the same domains (declare the numeric
-domains as the hierarchies' leaf ranges and the categorical domains as their leaves).
-Each step regroups the remaining individuals (O(n log n), vectorized); limit
-:data:`~anonsql.identity_reserved.limits.MAX_GENEIR_INDIVIDUALS`.
+Numeric quasi-identifiers climb taxonomies too (their leaves are numbers); published values are the
+nodes' leaf intervals and leaf sets (:mod:`.generalization`), so the loss is comparable with
+DAnonyIR's when both use the same domains (declare the numeric domains as the hierarchies' leaf
+ranges and the categorical domains as their leaves). Each step regroups the remaining individuals
+(O(n log n), vectorized); limit
+:data:`~anonsql.algorithms.identity_reserved.limits.MAX_GENEIR_INDIVIDUALS`.
 """
 
 from __future__ import annotations
@@ -29,27 +29,36 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
+from anonsql.algorithms.identity_reserved.danonyir import SuppressionBudget, unplaceable
+from anonsql.algorithms.identity_reserved.decisions import (
+    Admission,
+    decision_for,
+    requirements,
+    shares_of,
+)
+from anonsql.algorithms.identity_reserved.encoding import Individuals, individual_part_stats
+from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.algorithms.identity_reserved.limits import MAX_GENEIR_INDIVIDUALS, LimitError
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchy
-from anonsql.identity_reserved.decisions import Admission, AlphaBetaDecision, decision_for
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.generalization import Clustering, clustering_from_labels
-from anonsql.identity_reserved.limits import MAX_GENEIR_INDIVIDUALS, LimitError
-from anonsql.identity_reserved.models import IdentityReservedModel, individual_part_stats
+from anonsql.privacy.base import PrivacyModel
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
 class GeneIROptions:
     """``order`` names the quasi-identifiers to generalize first, one level each, in order
-    (then random choices driven by ``seed``)."""
+    (then random choices driven by ``seed``); ``suppression_budget`` the records the residual
+    step may suppress (individuals no class admits; None: no bound, as in the paper)."""
 
     seed: int = 0
     order: tuple[str, ...] = ()
     max_individuals: int = MAX_GENEIR_INDIVIDUALS
+    suppression_budget: int | None = None
 
 
 class _Taxonomy:
@@ -199,12 +208,15 @@ def _node_range(leaf_values: FloatArray, taxonomy: _Taxonomy) -> tuple[FloatArra
 
 def geneir(
     individuals: Individuals,
-    model: IdentityReservedModel,
+    models: PrivacyModel | Sequence[PrivacyModel],
     hierarchies: Mapping[str, Hierarchy],
     options: GeneIROptions | None = None,
 ) -> Clustering:
-    """Run GeneIR for ``model`` with a taxonomy per quasi-identifier (by column name)."""
+    """Run GeneIR for the models (a group is a class when every model's predicate holds on
+    it) with a taxonomy per quasi-identifier (by column name). The clustering's ``nodes`` are
+    each class's taxonomy node ids per categorical quasi-identifier."""
     options = options or GeneIROptions()
+    chosen = [models] if isinstance(models, PrivacyModel) else list(models)
     n = len(individuals)
     if n > options.max_individuals:
         raise LimitError(
@@ -220,7 +232,15 @@ def geneir(
     taxonomies, ranks, values, cat_codes = _leaf_ranks(individuals, hierarchies)
     classes = _Classes(individuals, taxonomies, values)
     rng = np.random.default_rng(options.seed)
-    column = model.column
+    column = requirements(chosen).column or ""
+
+    def holds(part: IntArray, parts: int) -> BoolArray:
+        stats = individual_part_stats(individuals, part, parts, column)
+        ok = np.ones(parts, dtype=bool)
+        for model in chosen:
+            ok &= model.holds(stats)
+        return ok
+
     labels = np.full(n, -2, dtype=np.int64)
     level = np.zeros(len(taxonomies), dtype=np.int64)
     heights = np.array([t.height for t in taxonomies], dtype=np.int64)
@@ -241,7 +261,7 @@ def geneir(
         group = group.reshape(-1)
         part = np.full(n, -1, dtype=np.int64)
         part[rows] = group
-        ok = model.holds(individual_part_stats(individuals, part, unique.shape[0], column))
+        ok = holds(part, unique.shape[0])
         moved = np.flatnonzero(ok)
         first_id = classes.nodes.shape[0]
         classes.add(unique[moved])
@@ -251,7 +271,7 @@ def geneir(
 
     def remainder_satisfies() -> bool:
         part = np.where(labels == -2, 0, -1)
-        return bool(model.holds(individual_part_stats(individuals, part, 1, column))[0])
+        return bool(holds(part, 1)[0])
 
     sweep()
     while (labels == -2).any() and remainder_satisfies():
@@ -267,36 +287,42 @@ def geneir(
         level[a] += 1
         steps += 1
         sweep()
-    _residuals(individuals, model, classes, ranks, labels)
+    _residuals(individuals, chosen, classes, ranks, labels, options)
     return clustering_from_labels(
         individuals,
         labels,
         algorithm="geneir",
-        model=model.describe(),
+        model=", ".join(m.describe() for m in chosen),
         seconds=time.perf_counter() - started,
         steps=steps,
         generalization=_boxes(individuals, classes, values, cat_codes),
+        nodes=classes.nodes[:, len(individuals.numeric) :],
     )
 
 
 def _residuals(
     individuals: Individuals,
-    model: IdentityReservedModel,
+    models: Sequence[PrivacyModel],
     classes: _Classes,
     ranks: IntArray,
     labels: IntArray,
+    options: GeneIROptions,
 ) -> None:
-    """Step 3: residual individuals join their closest (admissible) class, else suppressed."""
+    """Step 3: residual individuals join their closest (admissible) class, else they are
+    suppressed (within the suppression budget)."""
     residual = np.flatnonzero(labels == -2)
     count = classes.nodes.shape[0]
+    budget = SuppressionBudget(options.suppression_budget)
     if count == 0:
+        records = int(individuals.records[residual].sum())
+        if residual.shape[0] and not budget.allows(records):
+            raise unplaceable(int(residual.shape[0]), 0)
         labels[residual] = -1
         return
-    decision = decision_for(model, individuals)
+    shares = shares_of(decision_for(requirements(models), individuals))
     admission = None
-    if isinstance(decision, AlphaBetaDecision):
-        labels[residual] = -2
-        admission = Admission(decision, labels, count)
+    if shares is not None:
+        admission = Admission(shares, labels, count)
     inside = labels >= 0
     class_records = np.bincount(
         labels[inside], weights=individuals.records[inside], minlength=count
@@ -311,6 +337,9 @@ def _residuals(
             cost = np.where(admission.admits(p), cost, np.inf)
         j = int(np.argmin(cost))
         if not np.isfinite(cost[j]):
+            if not budget.allows(int(own)):
+                raise unplaceable(int(residual.shape[0]), count)
+            budget.spend(int(own))
             labels[p] = -1
             continue
         classes.nodes[j] = covered[j]
@@ -356,7 +385,7 @@ def _boxes(
 def hierarchy_domains(
     hierarchies: Mapping[str, Hierarchy], numeric: Sequence[str], categorical: Sequence[str]
 ) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[str, ...]]]:
-    """Domains matching the taxonomies, for :func:`~anonsql.identity_reserved.encoding.
+    """Domains matching the taxonomies, for :func:`~anonsql.algorithms.identity_reserved.encoding.
     fetch_individuals`: numeric ``[min leaf, max leaf]``, categorical the leaves."""
     domains = {}
     for name in numeric:

@@ -30,9 +30,11 @@ import pandas as pd
 import pyarrow as pa
 from scipy import sparse
 
+from anonsql.algorithms.identity_reserved.limits import LimitError
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.identity_reserved.limits import LimitError
+from anonsql.privacy import histograms as hist
+from anonsql.privacy.base import PartStats
 from anonsql.sql import Relation
 
 IntArray = npt.NDArray[np.int64]
@@ -369,4 +371,44 @@ def fetch_individuals(
         sa_codes=_column(pairs, "code").astype(np.int64),
         sa_records=_column(pairs, "records").astype(np.int64),
         sa_values=tuple(labels.column("sa").to_pylist()),
+    )
+
+
+def individual_part_stats(
+    individuals: Individuals, labels: npt.ArrayLike, parts: int, column: str
+) -> PartStats:
+    """:class:`~anonsql.privacy.base.PartStats` of the parts ``labels`` assigns individuals to
+    (``-1`` = none), with every optional field for individuals: ``counts`` and ``histograms``
+    count individuals, ``records``/``record_histograms`` records, and the distinct sensitive
+    sets of the table are ``set_members``."""
+    label = np.asarray(labels, dtype=np.int64)
+    used = label >= 0
+    part = label[used]
+    records = individuals.records[used]
+    sizes = individuals.set_sizes()
+    value_part = np.repeat(label, sizes)
+    keep = value_part >= 0
+    value_part = value_part[keep]
+    codes = individuals.sa_codes[keep]
+    value_records = individuals.sa_records[keep]
+    shape = (parts, individuals.value_count)
+    set_id, set_indptr, set_codes = individuals.set_ids()
+    members = sparse.csr_array(
+        (np.ones_like(set_codes), set_codes, set_indptr),
+        shape=(set_indptr.shape[0] - 1, individuals.value_count),
+    )
+    max_records = np.zeros(parts, dtype=np.int64)
+    np.maximum.at(max_records, part, records)
+    return PartStats(
+        counts=np.bincount(part, minlength=parts).astype(np.int64),
+        histograms={column: hist.from_triples(value_part, codes, np.ones_like(codes), shape)},
+        records=np.bincount(part, weights=records, minlength=parts).astype(np.int64),
+        max_person_records=max_records,
+        record_histograms={column: hist.from_triples(value_part, codes, value_records, shape)},
+        set_histograms={
+            column: hist.from_triples(
+                part, set_id[used], np.ones_like(part), (parts, members.shape[0])
+            )
+        },
+        set_members={column: members},
     )

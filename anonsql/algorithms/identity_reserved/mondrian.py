@@ -6,12 +6,12 @@ Individuals are partitioned top-down: a part is cut on the quasi-identifier with
 normalized spread (numeric: range / domain; categorical: values present / domain size) at the
 median individual (numeric by value, categorical by value code), trying the next attribute when
 a cut is not allowed; a cut is allowed when both halves satisfy the model (``holds`` over
-:class:`~anonsql.identity_reserved.models.IRPartStats`). Leaves publish their set
+:class:`~anonsql.privacy.base.PartStats` with its fields for individuals). Leaves publish their set
 generalization (the same text form, loss and metrics as DAnonyIR's). Nothing is suppressed; if
 the whole data fails the model everything is one class and the release would fail its check.
 
-This is the in-memory reference of what the SQL person-level Mondrian computes once
-:class:`~anonsql.privacy.base.PartStats` carries the IRPartStats fields. Work: O(n log n)
+This is the in-memory reference of the person-level Mondrian that ``algorithm: one_to_many``
+runs in SQL with these models (:mod:`anonsql.algorithms.one_to_many`). Work: O(n log n)
 vectorized per part; a part's statistics are built from its own individuals.
 """
 
@@ -22,9 +22,9 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.generalization import Clustering, clustering_from_labels
-from anonsql.identity_reserved.models import IdentityReservedModel, individual_part_stats
+from anonsql.algorithms.identity_reserved.encoding import Individuals, individual_part_stats
+from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.privacy.identity_reserved import IdentityReservedModel
 
 IntArray = npt.NDArray[np.int64]
 

@@ -1,41 +1,140 @@
 """DAnonyIR's decision functions (Wang et al., KAIS 2019, §4.3, Algorithms 2 and 4-6): whether
-a class of individuals satisfies the privacy model ``π``, from scratch (``SatPriIR_*``,
+a class of individuals satisfies the privacy models ``π``, from scratch (``SatPriIR_*``,
 :meth:`Decision.check`) and incrementally as individuals join (``SatPriIRInc_*``,
 :meth:`Decision.add` then :meth:`Decision.satisfied`).
 
-* ``kl``: ``n_Q >= k`` and ``m_Q >= l`` (a seen-value bitmap; O(r) per individual);
-* ``αβ`` / ``Eαβ``: the largest record count of an individual and of a value (records for IR,
+The models are read through their declared bounds (:func:`requirements`), never their classes:
+
+* ``class_size`` and ``distinct_values`` — ``kl``: ``n_Q >= k`` and ``m_Q >= l`` (a seen-value
+  bitmap; O(r) per individual);
+* ``individual_record_share``, ``value_record_share``, ``value_individual_share`` — ``αβ`` /
+  ``Eαβ``: the largest record count of an individual and of a value (records for IR,
   individuals for EIR) against ``α·|Q|`` and ``β·|Q|`` or ``β·n_Q`` (value counters; O(r));
-* ``El``: the minimum hitting set of the sensitive sets reaches ``l``. Incrementally the
-  paper's product family (Algorithm 5) truncated at size ``l``
-  (:class:`~anonsql.identity_reserved.hitting_sets.HittingFamily`); past its cap, or with
+* ``reasoning_set_values`` — ``El``: the minimum hitting set of the sensitive sets reaches
+  ``l``. Incrementally the paper's product family (Algorithm 5) truncated at size ``l``
+  (:class:`~anonsql.privacy.hitting_sets.HittingFamily`); past its cap, or with
   ``incremental=False``, the exact search (Algorithm 2's ξ + a bounded branching instead of
   BHS).
 
-:class:`Admission` answers Handle's question for the non-monotone (α,β) models: which finished
-classes still satisfy ``π`` after one more individual joins them (Algorithm 7, lines 3-10).
+Several models (or bounds) are decided together by :class:`AllOf`. :class:`Admission` answers
+Handle's question for the non-monotone share bounds: which finished classes still satisfy ``π``
+after one more individual joins them (Algorithm 7, lines 3-10); the monotone bounds still hold
+on any class that grows.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
-from anonsql.identity_reserved.encoding import Individuals
-from anonsql.identity_reserved.hitting_sets import HittingFamily, bitmask_rows, is_eir_diverse
-from anonsql.identity_reserved.models import (
-    AlphaBetaModel,
-    EIRLDiversity,
-    IdentityReservedModel,
-    IRKLAnonymity,
-    alpha_beta_holds,
-)
+from anonsql.algorithms.identity_reserved.encoding import Individuals
+from anonsql.errors import SpecError
+from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.hitting_sets import HittingFamily, bitmask_rows, is_eir_diverse
+from anonsql.privacy.identity_reserved import within_share
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+
+
+#: The bound kinds the identity-reserved algorithms enforce.
+ENFORCED_BOUNDS = frozenset(
+    {
+        "class_size",
+        "distinct_values",
+        "reasoning_set_values",
+        "individual_record_share",
+        "value_record_share",
+        "value_individual_share",
+        "record_count_refinement",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """What every class must satisfy: the strictest value of each bound kind the models declare
+    (1 or 1.0 when none sets it); ``column`` the sensitive column the bounds read (None when
+    none does) and ``refined`` whether the classes are count-refined (record counts protected).
+    """
+
+    k: int = 1
+    distinct: int = 1
+    reasoning: int = 1
+    alpha: float = 1.0
+    beta_records: float = 1.0
+    beta_individuals: float = 1.0
+    refined: bool = False
+    column: str | None = None
+
+    @property
+    def shares(self) -> bool:
+        """Whether a share bound (non-monotone) is set."""
+        return min(self.alpha, self.beta_records, self.beta_individuals) < 1.0
+
+    @property
+    def smallest_class(self) -> int:
+        """Individuals a class needs at least."""
+        need = max(self.k, self.distinct, self.reasoning)
+        for share in (self.alpha, self.beta_individuals):
+            need = max(need, int(np.ceil(1.0 / share - 1e-9)))
+        return need
+
+
+def unenforced(model: PrivacyModel) -> str | None:
+    """Why the identity-reserved algorithms cannot enforce ``model`` (None if they can)."""
+    bounds = model.bounds()
+    if not bounds:
+        return "it declares no bounds these algorithms can enforce"
+    unknown = sorted({b.kind for b in bounds} - ENFORCED_BOUNDS)
+    if unknown:
+        return f"its bounds {', '.join(unknown)} are not enforced by these algorithms"
+    return None
+
+
+def requirements(models: Sequence[PrivacyModel]) -> Requirements:
+    """The models' bounds combined (the models are assumed enforceable, see :func:`unenforced`).
+    Bounds on different sensitive columns are refused: the algorithms read one."""
+    k = distinct = reasoning = 1
+    alpha = beta_records = beta_individuals = 1.0
+    refined = False
+    columns = {b.column for m in models for b in m.bounds() if b.column is not None}
+    if len(columns) > 1:
+        raise SpecError(
+            "privacy",
+            f"the models read {len(columns)} different sensitive columns",
+            "protect one sensitive column (the identity-reserved algorithms read one)",
+        )
+    for bound in (b for m in models for b in m.bounds()):
+        if bound.kind == "class_size":
+            k = max(k, int(bound.value))
+        elif bound.kind == "distinct_values":
+            distinct = max(distinct, int(bound.value))
+        elif bound.kind == "reasoning_set_values":
+            reasoning = max(reasoning, int(bound.value))
+        elif bound.kind == "individual_record_share":
+            alpha = min(alpha, float(bound.value))
+        elif bound.kind == "value_record_share":
+            beta_records = min(beta_records, float(bound.value))
+        elif bound.kind == "value_individual_share":
+            beta_individuals = min(beta_individuals, float(bound.value))
+        elif bound.kind == "record_count_refinement":
+            refined = True
+    return Requirements(
+        k=k,
+        distinct=distinct,
+        reasoning=reasoning,
+        alpha=alpha,
+        beta_records=beta_records,
+        beta_individuals=beta_individuals,
+        refined=refined,
+        column=columns.pop() if columns else None,
+    )
 
 
 def gather(indptr: IntArray, data: IntArray, rows: IntArray) -> tuple[IntArray, IntArray]:
@@ -103,25 +202,41 @@ class KLDecision(Decision):
         self.persons += int(members.shape[0])
 
     def satisfied(self) -> bool:
-        return self.persons >= self.k and self.values >= self.ell
+        return self.persons >= max(1, self.k) and (self.ell <= 1 or self.values >= self.ell)
 
     def check(self, members: IntArray) -> bool:
         values = np.unique(self.codes_of(members)).shape[0]
-        return members.shape[0] >= self.k and values >= self.ell
+        return members.shape[0] >= max(1, self.k) and (self.ell <= 1 or values >= self.ell)
 
 
-class AlphaBetaDecision(Decision):
-    """SatPriIR_αβ / _Eαβ (Algorithm 4) and their incremental forms (Algorithm 6)."""
+def shares_hold(
+    records: npt.ArrayLike,
+    persons: npt.ArrayLike,
+    max_person_records: npt.ArrayLike,
+    max_value_records: npt.ArrayLike,
+    max_value_persons: npt.ArrayLike,
+    requirements: Requirements,
+) -> BoolArray:
+    """The share bounds on classes given their totals (the models' arithmetic and slack)."""
+    persons_a = np.asarray(persons)
+    ok: BoolArray = (
+        (persons_a > 0)
+        & within_share(max_person_records, requirements.alpha, records)
+        & within_share(max_value_records, requirements.beta_records, records)
+        & within_share(max_value_persons, requirements.beta_individuals, persons_a)
+    )
+    return ok
+
+
+class SharesDecision(Decision):
+    """SatPriIR_αβ / _Eαβ (Algorithm 4) and their incremental forms (Algorithm 6): the share
+    bounds (an individual's records, a value's records, a value's individuals)."""
 
     monotone = False
 
-    def __init__(
-        self, individuals: Individuals, alpha: float, beta: float, *, enhanced: bool
-    ) -> None:
+    def __init__(self, individuals: Individuals, requirements: Requirements) -> None:
         super().__init__(individuals)
-        self.alpha = alpha
-        self.beta = beta
-        self.enhanced = enhanced
+        self.requirements = requirements
         m = max(1, individuals.value_count)
         self._value_records = np.zeros(m, dtype=np.int64)
         self._value_persons = np.zeros(m, dtype=np.int64)
@@ -160,16 +275,7 @@ class AlphaBetaDecision(Decision):
 
     def _holds(self, records: int, persons: int, top_p: int, top_r: int, top_s: int) -> bool:
         return bool(
-            alpha_beta_holds(
-                np.array([records]),
-                np.array([persons]),
-                np.array([top_p]),
-                np.array([top_r]),
-                np.array([top_s]),
-                self.alpha,
-                self.beta,
-                enhanced=self.enhanced,
-            )[0]
+            shares_hold([records], [persons], [top_p], [top_r], [top_s], self.requirements)[0]
         )
 
     def satisfied(self) -> bool:
@@ -239,17 +345,63 @@ class ELDecision(Decision):
         return is_eir_diverse(bits, self.ell)
 
 
+class AllOf(Decision):
+    """Several decision functions at once: a class satisfies ``π`` when it satisfies each."""
+
+    def __init__(self, individuals: Individuals, parts: Sequence[Decision]) -> None:
+        super().__init__(individuals)
+        self.parts = list(parts)
+        self.monotone = all(p.monotone for p in self.parts)
+
+    def start(self) -> None:
+        for part in self.parts:
+            part.start()
+
+    def add(self, members: IntArray) -> None:
+        for part in self.parts:
+            part.add(members)
+
+    def satisfied(self) -> bool:
+        return all(part.satisfied() for part in self.parts)
+
+    def check(self, members: IntArray) -> bool:
+        return all(part.check(members) for part in self.parts)
+
+
 def decision_for(
-    model: IdentityReservedModel, individuals: Individuals, *, incremental: bool = True
+    required: Requirements | PrivacyModel | Sequence[PrivacyModel],
+    individuals: Individuals,
+    *,
+    incremental: bool = True,
 ) -> Decision:
-    """The decision function of ``model`` (one of the four identity-reserved models)."""
-    if isinstance(model, IRKLAnonymity):
-        return KLDecision(individuals, model.k, model.ell)
-    if isinstance(model, EIRLDiversity):
-        return ELDecision(individuals, model.ell, incremental=incremental)
-    if isinstance(model, AlphaBetaModel):
-        return AlphaBetaDecision(individuals, model.alpha, model.beta, enhanced=model.enhanced)
-    raise TypeError(f"no decision function for {model.name}")
+    """The decision function of ``requirements``: SatPriIR_kl for class size and distinct
+    values, SatPriIR_El for reasoning sets, SatPriIR_αβ / _Eαβ for shares (SatPriIR_kl with
+    ``k = l = 1`` when nothing is required); :class:`AllOf` them when several apply."""
+    if not isinstance(required, Requirements):
+        required = requirements([required] if isinstance(required, PrivacyModel) else required)
+    return _decision(required, individuals, incremental)
+
+
+def _decision(requirements: Requirements, individuals: Individuals, incremental: bool) -> Decision:
+    parts: list[Decision] = []
+    if requirements.k > 1 or requirements.distinct > 1:
+        parts.append(KLDecision(individuals, requirements.k, requirements.distinct))
+    if requirements.reasoning > 1:
+        parts.append(ELDecision(individuals, requirements.reasoning, incremental=incremental))
+    if requirements.shares:
+        parts.append(SharesDecision(individuals, requirements))
+    if not parts:
+        parts.append(KLDecision(individuals, 1, 1))
+    return parts[0] if len(parts) == 1 else AllOf(individuals, parts)
+
+
+def shares_of(decision: Decision) -> SharesDecision | None:
+    """The share part of a decision (the non-monotone one Handle must admit), if any."""
+    if isinstance(decision, SharesDecision):
+        return decision
+    if isinstance(decision, AllOf):
+        return next((p for p in decision.parts if isinstance(p, SharesDecision)), None)
+    return None
 
 
 class Admission:
@@ -260,7 +412,7 @@ class Admission:
     :meth:`join` keeps them current when ``p`` is merged. Per call the cost is the number of
     individuals sharing one of ``p``'s values (an inverted index by value)."""
 
-    def __init__(self, decision: AlphaBetaDecision, labels: IntArray, classes: int) -> None:
+    def __init__(self, decision: SharesDecision, labels: IntArray, classes: int) -> None:
         ind = decision.individuals
         self.decision = decision
         self.labels = labels
@@ -315,15 +467,13 @@ class Admission:
         ind = self.decision.individuals
         top_r, top_p, _ = self._value_counts(individual)
         rec = int(ind.records[individual])
-        return alpha_beta_holds(
+        return shares_hold(
             self.records + rec,
             self.persons + 1,
             np.maximum(self.max_person_records, rec),
             np.maximum(self.max_value_records, top_r),
             np.maximum(self.max_value_persons, top_p),
-            self.decision.alpha,
-            self.decision.beta,
-            enhanced=self.decision.enhanced,
+            self.decision.requirements,
         )
 
     def join(self, individual: int, j: int) -> None:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 import pyarrow as pa
 from scipy import sparse
 
-from anonsql.identity_reserved.encoding import Individuals
+from anonsql.algorithms.identity_reserved.encoding import Individuals
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -115,7 +115,8 @@ class Clustering:
     (classes x numeric, in the data's units), ``sets[c]`` (classes x ``|X_c|`` booleans, one
     sparse matrix per categorical quasi-identifier), ``records`` and ``persons``. ``loss`` and
     ``nloss`` are Eqs. 14-15; ``steps``/``merges`` count DAnonyIR's additions and class merges
-    (GeneIR: generalization steps).
+    (GeneIR: generalization steps); ``nodes`` (classes x categorical) are the taxonomy node ids a
+    taxonomy generalization (GeneIR) publishes, None for set generalization.
     """
 
     algorithm: str
@@ -133,6 +134,7 @@ class Clustering:
     seconds: float
     steps: int = 0
     merges: int = 0
+    nodes: IntArray | None = None
 
     @property
     def classes(self) -> int:
@@ -190,10 +192,12 @@ def clustering_from_labels(
     steps: int = 0,
     merges: int = 0,
     generalization: tuple[FloatArray, FloatArray, tuple[sparse.csr_array, ...]] | None = None,
+    nodes: IntArray | None = None,
 ) -> Clustering:
     """A :class:`Clustering` from class labels (any non-negative ids; negative = suppressed),
     renumbered by first member. Without ``generalization`` the identity elements are the
-    members' set generalization (labels must then be the final classes)."""
+    members' set generalization (labels must then be the final classes); ``nodes`` (per label
+    id, like ``generalization``) are kept as the classes' taxonomy nodes."""
     raw = np.asarray(labels, dtype=np.int64)
     inside = raw >= 0
     ids, first, dense = np.unique(raw[inside], return_index=True, return_inverse=True)
@@ -201,11 +205,11 @@ def clustering_from_labels(
     cluster = np.full(raw.shape[0], -1, dtype=np.int64)
     cluster[inside] = order[dense.reshape(-1)]
     classes = int(ids.shape[0])
+    remap = ids[np.argsort(order, kind="stable")]
     if generalization is None:
         low, high, sets = set_generalization(individuals, cluster, classes)
     else:
         gl, gh, gs = generalization
-        remap = ids[np.argsort(order, kind="stable")]
         low, high = gl[remap], gh[remap]
         sets = tuple(sparse.csr_array(s[remap]) for s in gs)
     part = cluster[inside]
@@ -234,6 +238,7 @@ def clustering_from_labels(
         seconds=seconds,
         steps=steps,
         merges=merges,
+        nodes=None if nodes is None else nodes[remap],
     )
 
 
