@@ -293,10 +293,15 @@ class IRKLAnonymity(IdentityReservedModel):
 
 
 class AlphaBetaModel(IdentityReservedModel):
-    """Shared parameters and bounds of the two (α,β) models."""
+    """Shared parameters and bounds of the two (α,β) models.
+
+    Not monotone in the paper's sense (a satisfying class may fail once one more individual
+    joins it: Handle must check), but a union of disjoint satisfying classes satisfies them
+    (every share is at most the larger of its shares in the parts), which is what
+    :attr:`~anonsql.privacy.base.PrivacyModel.monotonic` declares: classes that publish the
+    same values may merge."""
 
     Params = AlphaBetaParams
-    monotonic = False
     enhanced = False
     needs_stats = frozenset({RECORDS, MAX_PERSON_RECORDS, RECORD_HISTOGRAMS})
     examples = (
@@ -364,7 +369,7 @@ class AlphaBetaModel(IdentityReservedModel):
 class IRAlphaBetaAnonymity(AlphaBetaModel):
     """IR (α,β)-anonymity (Tong et al. 2010; Wang et al. 2019, Definition 2.3): no individual
     owns more than ``α`` of a class's records and no sensitive value more than ``β`` of its
-    records. Not monotone."""
+    records. Not monotone when one individual joins (Table 4)."""
 
     name = "ir_alpha_beta_anonymity"
 
@@ -373,7 +378,7 @@ class EIRAlphaBetaAnonymity(AlphaBetaModel):
     """EIR (α,β)-anonymity (Wang et al. 2019, Definition 3.4 with Theorem 3.2): no individual
     owns more than ``α`` of a class's records, and no sensitive value is held by more than
     ``β`` of its individuals (``max_s |P(s)| / n_Q <= β``, the attacker's confidence over the
-    reasoning sets). Not monotone (digest T12)."""
+    reasoning sets). Not monotone when one individual joins (digest T12)."""
 
     name = "eir_alpha_beta_anonymity"
     enhanced = True

@@ -44,7 +44,11 @@ class PublishedRelease:
 
     @property
     def layout(self) -> str:
-        """The release layout's name (``anonsql.layouts``)."""
+        """The release layout's name (``anonsql.layouts``): recorded in the certificate by
+        layouts other than ``record`` and ``person``, which are told apart by the 1:M facts."""
+        recorded = self.certificate.get("layout")
+        if recorded:
+            return str(recorded)
         return "person" if self.person is not None else "record"
 
     @property
