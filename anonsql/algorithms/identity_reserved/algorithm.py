@@ -115,7 +115,8 @@ class IdentityReservedAlgorithm(Algorithm):
         requirements(models)
 
     def limit(self) -> int:
-        return int(self.options.max_individuals)
+        assert isinstance(self.options, (DAnonyIRSpecOptions, GeneIRSpecOptions))
+        return self.options.max_individuals
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         link = workspace.person
