@@ -17,6 +17,7 @@ from anonsql.errors import SpecError
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
 from anonsql.metrics.measure import release_context
+from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import read_release
@@ -25,6 +26,7 @@ from anonsql.resolve import table_columns
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
+from anonsql.verify import ReleaseStatus, release_status
 
 
 def _quiet(message: str) -> None:
@@ -42,13 +44,33 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database; a relative file path is resolved beside the spec."""
-    if spec.engine not in ENGINES:
-        raise SpecError("engine", ENGINES.unknown_message(spec.engine), "use a registered engine")
-    is_path = ENGINES.get(spec.engine).database_is_path
-    database = spec.database if spec.database is not None else (":memory:" if is_path else "")
-    if is_path and database != ":memory:" and not Path(database).is_absolute():
-        database = str(spec.base_dir / database)
-    return connect(spec.engine, database=database)
+    return connect_database(spec.engine, spec.database, base_dir=spec.base_dir, key="database")
+
+
+def connect_database(
+    engine: str,
+    database: str | None,
+    *,
+    base_dir: Path | None = None,
+    must_exist: bool = False,
+    key: str = "--database",
+) -> Engine:
+    """Open ``database`` on a registered engine. A file database's folder must exist, and with
+    ``must_exist`` (commands that only read) so must the file: nothing is created by a typo."""
+    if engine not in ENGINES:
+        raise SpecError("engine", ENGINES.unknown_message(engine), "use a registered engine")
+    is_path = ENGINES.get(engine).database_is_path
+    target = database if database is not None else (":memory:" if is_path else "")
+    if is_path and target != ":memory:":
+        path = Path(target)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        if not path.parent.is_dir():
+            raise SpecError(key, f"the folder of {path} does not exist", "create it first")
+        if must_exist and not path.is_file():
+            raise SpecError(key, f"{path} does not exist", "give the path of an existing file")
+        target = str(path)
+    return connect(engine, database=target)
 
 
 @contextlib.contextmanager
@@ -162,6 +184,18 @@ def query_accuracy(
     )
 
 
+def status(engine: Engine, output: str | TableName) -> ReleaseStatus:
+    """A published release against its source now: rows certified, in the source, released,
+    withheld by the live view's guard, not covered, and whether the release is stale."""
+    return release_status(engine, _relation(output, "output"))
+
+
+def cleanup(engine: Engine) -> list[str]:
+    """Drop the working schemas of runs that were killed (live runs are left alone); return
+    the names of the schemas dropped."""
+    return remove_dead_workspaces(engine)
+
+
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     """Re-check a published output against the models recorded in its certificate, with the
     same checks its publish gate ran."""
@@ -185,8 +219,11 @@ __all__ = [
     "as_spec",
     "check",
     "check_output",
+    "cleanup",
+    "connect_database",
     "metrics",
     "open_engine",
     "query_accuracy",
     "run",
+    "status",
 ]

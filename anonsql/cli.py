@@ -2,12 +2,14 @@
 
 Exit codes: 0 success; 1 other anonsql error; 2 bad spec or arguments; 3 infeasible privacy
 models; 4 verification failed (run) or violations found (check); 5 the database refused a
-statement; 130 interrupted (nothing published).
+statement; 6 the release is stale (status); 130 interrupted (nothing published).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -21,7 +23,7 @@ from rich.table import Table
 
 from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
-from anonsql.engines import DuckDBEngine, Engine, connect
+from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
@@ -34,7 +36,9 @@ from anonsql.samples import (
     load_sample,
     load_sample_tables,
 )
+from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
+from anonsql.verify import ReleaseStatus
 
 out = Console()
 err = Console(stderr=True)
@@ -58,6 +62,17 @@ def handle_errors(func: F) -> F:
         except KeyboardInterrupt:
             err.print("interrupted; nothing was published")
             sys.exit(130)
+        except click.exceptions.Exit:
+            raise
+        except Exception as exc:  # a bug: say so, without a traceback or the exception's text
+            if os.environ.get("ANONSQL_DEBUG"):
+                raise
+            err.print(
+                f"[bold red]internal error:[/bold red] {type(exc).__name__} (a bug in anonsql; "
+                "nothing was published). Run with ANONSQL_DEBUG=1 for the traceback",
+                highlight=False,
+            )
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
@@ -88,7 +103,14 @@ def parse_model(text: str) -> dict[str, Any]:
             raise SpecError(
                 f"--model {text}", f"{item!r} is not key=value", "write e.g. k_anonymity:k=10"
             )
-        params[key.strip()] = yaml.safe_load(value)
+        try:
+            params[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise SpecError(
+                f"--model {name.strip()}",
+                f"the value of {key.strip()!r} is not valid YAML",
+                "write a plain number or word, e.g. k_anonymity:k=10",
+            ) from None
     return {name.strip(): params}
 
 
@@ -137,7 +159,7 @@ def check(
                 "missing arguments",
                 "give SPEC, or --database, --relation, --qid and --model",
             )
-        with connect(engine_name, database=database) as engine:
+        with api.connect_database(engine_name, database, must_exist=True) as engine:
             result = api.check(
                 engine, relation, list(qids), [parse_model(m) for m in models], person=person
             )
@@ -175,17 +197,7 @@ def metrics(
 ) -> None:
     """Recompute the utility metrics of a published output."""
     with contextlib.ExitStack() as stack:
-        if spec is not None:
-            s = api.as_spec(spec)
-            engine = stack.enter_context(api.open_engine(s))
-            relation: str | TableName = TableName(s.output.name, s.output.schema_)
-        else:
-            if not (database and output):
-                raise SpecError(
-                    "metrics", "missing arguments", "give SPEC, or --database and --output"
-                )
-            engine = stack.enter_context(connect(engine_name, database=database))
-            relation = output
+        engine, relation = open_release(stack, "metrics", spec, database, engine_name, output)
         if query_accuracy:
             print_query_accuracy(
                 api.query_accuracy(
@@ -202,6 +214,65 @@ def metrics(
 
 
 @main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option("--output", "output", help="The published relation (schema.name).")
+@click.option(
+    "--max-hidden",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="Accept a stale release while the share of source rows it hides (withheld by its "
+    "guard or not covered) is at most this fraction.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@handle_errors
+def status(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    max_hidden: float | None,
+    as_json: bool,
+) -> None:
+    """Compare a published release with its source now; exit 6 if it is stale.
+
+    Reports the rows certified, in the source now, released, shown to analysts, withheld by the
+    live view's guard (classes that now violate a certified model), not covered (new
+    quasi-identifier vectors, persons or items) and whether the source changed since the
+    release was certified. With --max-hidden F a stale release passes while at most F of the
+    source rows are hidden.
+    """
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "status", spec, database, engine_name, output)
+        found = api.status(engine, relation)
+    if as_json:
+        click.echo(json.dumps(found.summary()))
+    else:
+        print_status(found)
+    if found.stale and (max_hidden is None or found.hidden_share > max_hidden):
+        sys.exit(6)
+
+
+@main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@handle_errors
+def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
+    """Drop working schemas left behind by killed runs (runs still running are left alone)."""
+    if spec is not None:
+        engine = api.open_engine(api.as_spec(spec))
+    elif database:
+        engine = api.connect_database(engine_name, database, must_exist=True)
+    else:
+        raise SpecError("cleanup", "missing arguments", "give SPEC, or --database")
+    with engine:
+        removed = api.cleanup(engine)
+    out.print(f"removed {len(removed)} working schemas of runs that no longer run")
+
+
+@main.command()
 @click.option(
     "--database",
     default=":memory:",
@@ -212,7 +283,7 @@ def metrics(
 @handle_errors
 def demo(database: str, k: int) -> None:
     """Anonymize the shipped Adult sample in embedded DuckDB and show the result."""
-    with DuckDBEngine(database) as engine:
+    with api.connect_database("duckdb", database) as engine:
         rows = load_adult(engine)
         _progress(f"loaded the Adult sample: {rows} rows into main.adult")
         result = api.run(adult_spec(database, k=k), engine=engine, progress=_progress)
@@ -250,15 +321,53 @@ def sample(name: str, database: str, table: str | None, schema: str) -> None:
                 f"the {name!r} sample loads several tables",
                 "leave out --table; choose where they go with --schema",
             )
-        with DuckDBEngine(database) as engine:
+        with api.connect_database("duckdb", database) as engine:
             counts = load_sample_tables(engine, name, schema)
         for loaded, rows in counts.items():
             out.print(f"loaded {rows} rows into {TableName(loaded, schema)} in {database}")
         return
-    target = TableName.parse(table) if table else TableName(name.replace("-", "_"), schema)
-    with DuckDBEngine(database) as engine:
+    target = (
+        parse_relation(table, "--table") if table else TableName(name.replace("-", "_"), schema)
+    )
+    with api.connect_database("duckdb", database) as engine:
         rows = load_sample(engine, name, target)
     out.print(f"loaded {rows} rows into {target} in {database}")
+
+
+def open_release(
+    stack: contextlib.ExitStack,
+    command: str,
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+) -> tuple[Engine, str | TableName]:
+    """The engine and relation of a published release: SPEC's output, or --database and
+    --output (a database file must exist: nothing is created)."""
+    if spec is not None:
+        s = api.as_spec(spec)
+        engine = stack.enter_context(api.open_engine(s))
+        return engine, TableName(s.output.name, s.output.schema_)
+    if not (database and output):
+        raise SpecError(command, "missing arguments", "give SPEC, or --database and --output")
+    engine = stack.enter_context(api.connect_database(engine_name, database, must_exist=True))
+    return engine, output
+
+
+def print_status(found: ReleaseStatus) -> None:
+    table = Table(title=f"status of {found.output}", show_header=False)
+    rows = [
+        ("stale", "YES: the source changed since it was certified" if found.stale else "no"),
+        ("materialized as", found.materialize),
+        ("source rows (certified / now)", f"{found.certified_source_rows} / {found.source_rows}"),
+        ("published rows (certified / now)", f"{found.certified_rows} / {found.published_rows}"),
+        ("withheld by the guard", str(found.withheld_rows)),
+        ("not covered by the release", str(found.uncovered_rows)),
+        ("in suppressed classes", str(found.suppressed_rows)),
+    ]
+    for label, value in rows:
+        table.add_row(label, value)
+    out.print(table)
 
 
 def print_result(result: RunResult) -> None:

@@ -34,7 +34,7 @@ ProgressCallback = Callable[[str], None]
 class Options(BaseModel):
     """Base of every algorithm's options: unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # Inside Algorithm the name ``Options`` is the class attribute, not this class.

@@ -17,6 +17,7 @@ import anonsql
 from anonsql.metrics.measure import Measurement
 from anonsql.publish import Release
 from anonsql.verify import Verification
+from anonsql.verify.status import checksum
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,10 @@ def certify(
     ``time.perf_counter()`` at its start."""
     resolved, partitioning = release.staged.resolved, release.staged.partitioning
     spec = resolved.spec
+    linked = {e.column: e.as_dict() for e in measurement.exposure}
+    for acknowledged in resolved.linked:
+        linked.setdefault(acknowledged.column, {})
+        linked[acknowledged.column]["acknowledged_determines"] = list(acknowledged.determines)
     fields: dict[str, Any] = {
         "run_id": release.staged.workspace.run_id,
         "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -57,6 +62,10 @@ def certify(
         "classes": int(measurement.value("classes")),
         "ncp_percent": measurement.value("ncp"),
         "dropped_columns": json.dumps(list(resolved.dropped)),
+        "private_schema": release.names.private,
+        "linked_columns": json.dumps(linked, sort_keys=True),
+        # the source as certified, for `anonsql status` to tell whether it changed since
+        "source_checksum": checksum(release.engine, release.built.source),
         "spec_sha256": hashlib.sha256(spec.canonical_json().encode()).hexdigest(),
         "seconds": round(time.perf_counter() - started, 3),
     }

@@ -66,6 +66,12 @@ class Engine(ABC):
     #: Whether working tables are created UNLOGGED (skipping the WAL pays off: they are rebuilt
     #: every round and dropped at the end).
     unlogged_tables: ClassVar[bool] = False
+    #: Whether views can be marked security barriers, so that no user function runs below a
+    #: view's filters and sees the rows they withhold (PostgreSQL's leaky-function attack).
+    security_barrier_views: ClassVar[bool] = False
+
+    #: Runs alive in this process (each holds its id from start to end).
+    _live_runs: ClassVar[set[str]] = set()
 
     def __init__(self) -> None:
         kind = "UNLOGGED " if self.unlogged_tables else ""
@@ -214,6 +220,20 @@ class Engine(ABC):
 
     def schema_exists(self, schema: str) -> bool:
         return int(self.query("schema_exists", schema=schema)[0][0]) > 0
+
+    # -- runs: which working schemas belong to a live run ---------------------------------------
+    def hold_run(self, run_id: str) -> None:
+        """Mark a run alive until :meth:`release_run` (or until its process dies)."""
+        Engine._live_runs.add(run_id)
+
+    def release_run(self, run_id: str) -> None:
+        Engine._live_runs.discard(run_id)
+
+    def run_is_alive(self, run_id: str) -> bool:
+        """Whether the run owning a working schema still runs. An embedded database is written
+        by one process at a time, so there a run is alive only if this process holds it;
+        engines with sessions also ask the database (a killed run's session is gone)."""
+        return run_id in Engine._live_runs
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

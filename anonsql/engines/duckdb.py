@@ -35,46 +35,58 @@ class DuckDBEngine(Engine):
         super().__init__()
         self.database = str(database)
         self._owns_connection = connection is None
-        self.con = connection if connection is not None else duckdb.connect(self.database)
+        if connection is None:
+            try:
+                connection = duckdb.connect(self.database)
+            except duckdb.Error as err:
+                raise EngineError(
+                    f"cannot open the DuckDB database {self.database}: "
+                    f"{type(err).__name__}: {redact(str(err))}. Fix: check the path, and close "
+                    "any other process that holds the file open (DuckDB lets one process write)"
+                ) from None
+        self.con = connection
         if threads is not None:
             self.run("duckdb/set_threads", threads=int(threads))
 
-    def _wrap(self, err: duckdb.Error) -> EngineError:
-        if isinstance(err, duckdb.InterruptException):
-            # Ctrl-C while DuckDB ran a statement: the same path as any other interrupt
+    def _wrap(self, err: Exception) -> EngineError:
+        if isinstance(err, duckdb.InterruptException) or (
+            isinstance(err, RuntimeError) and "interrupted" in str(err).lower()
+        ):
+            # Ctrl-C while DuckDB ran a statement (DuckDB 2.0 raises a plain RuntimeError):
+            # the same path as any other interrupt
             raise KeyboardInterrupt from err
         return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {redact(str(err))}")
 
     def _execute(self, sql: str) -> None:
         try:
             self.con.execute(sql).fetchall()
-        except duckdb.Error as err:
+        except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
 
     def _fetchall(self, sql: str) -> list[tuple[Any, ...]]:
         try:
             return self.con.execute(sql).fetchall()
-        except duckdb.Error as err:
+        except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
 
     def _fetch_arrow(self, sql: str) -> pa.Table:
         try:
             return self.con.sql(sql).to_arrow_table()
-        except duckdb.Error as err:
+        except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
 
     def _iter_arrow(self, sql: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
         try:
             reader = self.con.sql(sql).to_arrow_reader(batch_rows)
             yield from reader
-        except duckdb.Error as err:
+        except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
         view_name = f"__anonsql_arrow_{next(_counter)}"
         try:
             self.con.register(view_name, data)
-        except duckdb.Error as err:
+        except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
         try:
             self.run("create_table_as_select_all", target=target, source=TableName(view_name))

@@ -70,6 +70,15 @@ def _arrow_table(description: Sequence[Any], rows: Sequence[tuple[Any, ...]]) ->
     return pa.table(arrays)
 
 
+#: The high bits of anonsql's advisory lock keys, so they do not meet other applications' locks.
+_LOCK_NAMESPACE = 0x616E << 48
+
+
+def _run_lock_key(run_id: str) -> int:
+    """A run's advisory lock key (run ids are 12 hex digits: 48 bits)."""
+    return _LOCK_NAMESPACE | int(run_id, 16)
+
+
 def check_dsn(dsn: str) -> None:
     try:
         parts = pg_conninfo.conninfo_to_dict(dsn)
@@ -95,6 +104,7 @@ class PostgresEngine(Engine):
     supports_grants = True
     database_is_path = False
     unlogged_tables = True
+    security_barrier_views = True
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None
@@ -195,6 +205,24 @@ class PostgresEngine(Engine):
             self._execute(statement)
         finally:
             self.stats.seconds += time.perf_counter() - start
+
+    def hold_run(self, run_id: str) -> None:
+        super().hold_run(run_id)
+        self.query("postgres/run_lock", key=_run_lock_key(run_id))
+
+    def release_run(self, run_id: str) -> None:
+        super().release_run(run_id)
+        self.query("postgres/run_unlock", key=_run_lock_key(run_id))
+
+    def run_is_alive(self, run_id: str) -> bool:
+        # a live run's session holds its advisory lock; a killed run's session released it
+        if super().run_is_alive(run_id):
+            return True
+        key = _run_lock_key(run_id)
+        if not self.query("postgres/run_try_lock", key=key)[0][0]:
+            return True
+        self.query("postgres/run_unlock", key=key)
+        return False
 
     def role_exists(self, role: str) -> bool:
         return bool(self.query("postgres/role_exists", role=role))

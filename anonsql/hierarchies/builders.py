@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from anonsql.errors import HierarchyError
 from anonsql.hierarchies.io import hierarchy_key, new_hierarchy
-from anonsql.hierarchies.model import Hierarchy
+from anonsql.hierarchies.model import MAX_LEVELS, Hierarchy
 from anonsql.registry import Registry
 
 ROOT = "*"
@@ -377,6 +377,13 @@ class MaskBuilder(HierarchyBuilder):
         longest = max((len(v) for v in leaves), default=0)
         padded = {v: v.rjust(longest, self.pad) if self.pad else v for v in leaves}
         levels = self.levels or max(1, math.ceil(longest / self.step))
+        if levels > MAX_LEVELS:
+            raise HierarchyError(
+                f"{key}.levels",
+                f"masking {longest} characters {self.step} at a time makes {levels} levels, more "
+                f"than the {MAX_LEVELS} a hierarchy may have",
+                f"set `step` to at least {math.ceil(longest / MAX_LEVELS)}, or `levels`",
+            )
         ordered = sorted(leaves, key=lambda v: (padded[v], v))
         return [
             [v, *(self._masked(padded[v], i) for i in range(1, levels + 1)), ROOT] for v in ordered

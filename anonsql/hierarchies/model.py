@@ -15,6 +15,10 @@ import pyarrow as pa
 
 from anonsql.errors import HierarchyError
 
+#: Levels a hierarchy may have above its leaves (deeper ones are mistakes, e.g. masking a long
+#: text one character at a time).
+MAX_LEVELS = 64
+
 
 @dataclass(frozen=True)
 class Node:
@@ -61,6 +65,14 @@ class Hierarchy:
                 name, f"hierarchy {origin} has no values", "give at least one leaf value"
             )
         line_numbers = list(lines) if lines is not None else list(range(1, len(paths) + 1))
+        for path, line in zip(paths, line_numbers, strict=True):
+            if len(path) > MAX_LEVELS + 1:
+                raise HierarchyError(
+                    name,
+                    f"{origin} line {line}: {len(path) - 1} levels above the leaf, more than the "
+                    f"{MAX_LEVELS} a hierarchy may have",
+                    "use fewer levels (builders: set `levels` or a larger `step`)",
+                )
         collapsed = [_collapse(p) for p in paths]
         self._build(collapsed, line_numbers)
 

@@ -8,6 +8,13 @@ verify, measure, certify) run the shared work and ask the layout for the rest.
 
 The class methods take only what a published release's certificate records, so the release
 reader (``anonsql check``, ``metrics``) plans the same checks as the publish gate.
+
+**Guarded live views.** Each released relation is first a private view over the live source
+(``__released``); what analysts query is that view minus every class, person or (for models
+whose verdict depends on the whole table) the whole release that currently violates a certified
+model, found by the models' own violation queries (:func:`guard_stages`). The publish gate checks
+the unguarded relation and requires the guard to withhold nothing; ``status`` counts what it
+withholds later. ``materialize: table`` publishes a frozen copy instead.
 """
 
 from __future__ import annotations
@@ -15,18 +22,53 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from anonsql.algorithms.base import Partitioning
+from anonsql.engines import Engine
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.release.names import OutputNames
+from anonsql.release.reader import PublishedRelease
 from anonsql.resolve import Resolved
-from anonsql.sql import TableName
+from anonsql.sql import SqlRenderer, TableName
+from anonsql.sql.quoting import TEMPLATE_DIALECT
 from anonsql.workspace import Workspace
 
+#: Which relations a check reads: what analysts query, or the unguarded released rows.
+CheckedRelations = Literal["published", "released"]
+#: The order of the guard's stages (see :attr:`PrivacyModel.guard`).
+GUARD_ORDER = ("person", "class", "table")
+
+
+def guard_stages(
+    renderer: SqlRenderer, models: Sequence[PrivacyModel], qids: Sequence[str], person: str | None
+) -> list[dict[str, Any]]:
+    """The guard's stages: per kind of key, the models' violation queries (in the templates'
+    dialect) over the previous stage (``stage_<i>``)."""
+    stages: list[dict[str, Any]] = []
+    for key in GUARD_ORDER:
+        group = [m for m in models if m.guard == key]
+        if not group:
+            continue
+        relation = TableName(f"stage_{len(stages)}")
+        queries = [m.violations_sql(renderer, relation, qids, person=person) for m in group]
+        stages.append({"key": key, "queries": queries})
+    return stages
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Source rows now, those a release covers (their quasi-identifier vector, person or item
+    is in its maps) and those of them it suppressed."""
+
+    source_rows: int
+    covered_rows: int
+    suppressed_rows: int = 0
+
+
 #: Companions every layout publishes and grants (the main relation aside).
-SHARED_GRANTED = ("classes", "certificate", "metrics", "attributes", "hierarchy_nodes")
+SHARED_GRANTED = ("classes", "certificate", "metrics")
 
 
 @dataclass(frozen=True)
@@ -56,6 +98,33 @@ class Layout(ABC):
     def create(self, names: OutputNames, kind: str) -> None:
         """Create the released relation(s) as ``names`` (a view or a table: ``kind``)."""
 
+    def publish_guarded(
+        self,
+        target: TableName,
+        released: TableName,
+        kind: str,
+        models: Sequence[PrivacyModel],
+        person: str | None,
+    ) -> None:
+        """Create what analysts query as ``target``: the guarded view of ``released``, or (for
+        ``kind`` TABLE) a frozen copy of it."""
+        e = self.workspace.engine
+        if kind == "TABLE":
+            e.run("publish/frozen", target=target, released=released)
+            return
+        renderer = SqlRenderer(TEMPLATE_DIALECT, e.sql.defaults)
+        stages = guard_stages(renderer, models, self.qids, person)
+        e.run(
+            "publish/guarded",
+            target=target,
+            released=released,
+            stages=stages,
+            qids=self.qids,
+            person=person,
+        )
+        if e.security_barrier_views:
+            e.run("postgres/security_barrier", relation=target)
+
     @classmethod
     @abstractmethod
     def planned_checks(
@@ -64,17 +133,29 @@ class Layout(ABC):
         qids: Sequence[str],
         models: Sequence[PrivacyModel],
         person: str | None,
+        *,
+        relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
-        """The privacy checks that verify a release of this layout."""
+        """The privacy checks of a release of this layout, on what analysts query or on the
+        unguarded released rows."""
 
     def checks(self, names: OutputNames) -> list[PlannedCheck]:
+        """The publish gate's checks: on the unguarded released rows."""
         person = self.workspace.person.column if self.workspace.person else None
-        return self.planned_checks(names, self.qids, self.workspace.models, person)
+        return self.planned_checks(
+            names, self.qids, self.workspace.models, person, relations="released"
+        )
 
     @abstractmethod
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
         """What each released relation must hold: ``{what: (relation, count)}`` (e.g. every
         source row not suppressed), so no row is lost or invented."""
+
+    @classmethod
+    @abstractmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        """The source's rows now: how many the release covers, and how many of those in
+        classes it suppressed (``status``)."""
 
     @classmethod
     @abstractmethod

@@ -9,7 +9,11 @@ generalized quasi-identifiers; and one row per published individual.
   columns unchanged — the sensitive column included, one value per record;
 * ``__by_person``: one row per published individual (pseudonym, quasi-identifiers), which the
   class metrics measure;
-* ``__person_map`` (source id -> pseudonym, class, labels) holds source ids and is never granted.
+* ``__person_map`` (source id -> pseudonym, class, labels) holds source ids: it lives in the
+  private schema (:class:`~anonsql.release.names.OutputNames`) and is never granted.
+
+Both are guarded live views over private ``__released`` / ``__released_by_person`` views
+(:meth:`Layout.publish_guarded`), like the ``person`` layout's.
 
 Individuals the algorithm suppressed (Handle) are left out of both and counted in the
 certificate (``person_level``: ``suppressed_individuals``; ``suppressed_rows``: their records).
@@ -23,11 +27,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from anonsql.layouts.base import SHARED_GRANTED, Layout
+from anonsql.engines import Engine
+from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.privacy.one_to_many import PersonConsistency
 from anonsql.release.names import OutputNames
+from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
 from anonsql.workspace import PersonLink
 
@@ -72,10 +78,12 @@ class IdentityReservedLayout(Layout):
                 columns.append({"name": c.name, "role": "qid", "index": index[c.name]})
             elif c.name in passthrough:
                 columns.append({"name": c.name, "role": "other"})
-        common = {"kind": kind, "person_map": names.person_map, "fingerprint": None}
-        ws.engine.run(
+        common = {"person_map": names.person_map, "fingerprint": None}
+        e = ws.engine
+        e.run("publish/source_view", target=names.source, source=self.resolved.source)
+        e.run(
             "publish/person_rows",
-            target=names.main,
+            target=names.released,
             source=self.resolved.source,
             columns=columns,
             person=link.column,
@@ -83,14 +91,23 @@ class IdentityReservedLayout(Layout):
             item_map=None,
             **common,
         )
-        ws.engine.run(
+        rows_check, persons_check = self.planned_checks(
+            names, self.qids, ws.models, link.column, relations="released"
+        )
+        self.publish_guarded(names.main, names.released, kind, rows_check.models, link.column)
+        # the person-level view lists the individuals the guarded records show now
+        e.run(
             "publish/by_person",
-            target=names.by_person,
+            target=names.released_by_person,
             person=link.column,
             dims=ws.dimensions,
+            present=names.main,
             fingerprints=None,
             item_map=None,
             **common,
+        )
+        self.publish_guarded(
+            names.by_person, names.released_by_person, kind, persons_check.models, None
         )
 
     @classmethod
@@ -100,17 +117,23 @@ class IdentityReservedLayout(Layout):
         qids: Sequence[str],
         models: Sequence[PrivacyModel],
         person: str | None,
+        *,
+        relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
         """Every model on the records with the person column, with the consistency of every
-        individual's records; the models that need no person column on ``__by_person`` too."""
+        individual's records; the models that need no person column on ``__by_person`` too
+        (what analysts query, or the unguarded released relations: ``relations``)."""
         assert person is not None
         on_rows = list(models)
         if not any(m.name == PersonConsistency.name for m in models):
             on_rows.append(PersonConsistency(PersonConsistency.Params()))
+        published = relations == "published"
+        rows = names.main if published else names.released
+        persons = names.by_person if published else names.released_by_person
         return [
-            PlannedCheck(names.main, tuple(qids), tuple(on_rows), person=person),
+            PlannedCheck(rows, tuple(qids), tuple(on_rows), person=person),
             PlannedCheck(
-                names.by_person,
+                persons,
                 tuple(qids),
                 tuple(m for m in models if not m.needs_person),
                 label=names.by_person.name,
@@ -128,6 +151,16 @@ class IdentityReservedLayout(Layout):
                 self.link.persons - self.suppressed_individuals,
             ),
         }
+
+    @classmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        """A source row is covered when its individual is in the person map; the records of the
+        individuals suppressed when certified count as covered and suppressed (their ids are
+        not kept, so a suppressed individual's new records count among them too)."""
+        names = release.names
+        suppressed = int(release.certificate.get("suppressed_rows") or 0)
+        released = engine.count_rows(names.released)
+        return Coverage(engine.count_rows(names.source), released + suppressed, suppressed)
 
     @classmethod
     def measured(cls, names: OutputNames) -> TableName:

@@ -9,11 +9,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from anonsql.layouts.base import SHARED_GRANTED, Layout
+from anonsql.engines import Engine
+from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.privacy.one_to_many import PersonConsistency
 from anonsql.release.names import OutputNames
+from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
 from anonsql.workspace import PersonLink
 
@@ -83,26 +85,36 @@ class PersonLayout(Layout):
             elif c.name in passthrough:
                 columns.append({"name": c.name, "role": "other"})
         common = {
-            "kind": kind,
             "person_map": names.person_map,
             "fingerprints": names.fingerprints,
             "item_map": names.item_map,
             "fingerprint": link.sensitive,
         }
-        ws.engine.run(
+        e = ws.engine
+        e.run("publish/source_view", target=names.source, source=self.resolved.source)
+        e.run(
             "publish/person_rows",
-            target=names.main,
+            target=names.released,
             source=self.resolved.source,
             columns=columns,
             person=link.column,
             **common,
         )
-        ws.engine.run(
+        rows_check, persons_check = self.planned_checks(
+            names, self.qids, ws.models, link.column, relations="released"
+        )
+        self.publish_guarded(names.main, names.released, kind, rows_check.models, link.column)
+        # the person-level view lists the persons the row-level release shows now
+        e.run(
             "publish/by_person",
-            target=names.by_person,
+            target=names.released_by_person,
             person=link.column,
             dims=ws.dimensions,
+            present=names.main,
             **common,
+        )
+        self.publish_guarded(
+            names.by_person, names.released_by_person, kind, persons_check.models, None
         )
 
     @classmethod
@@ -112,6 +124,8 @@ class PersonLayout(Layout):
         qids: Sequence[str],
         models: Sequence[PrivacyModel],
         person: str | None,
+        *,
+        relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
         """Every person-level model on both views, plus consistency on the rows: the row-level
         view as rows of persons (fingerprints built in the engine), the person-level view as
@@ -120,10 +134,13 @@ class PersonLayout(Layout):
         on_rows = list(models)
         if not any(m.name == PersonConsistency.name for m in models):
             on_rows.append(PersonConsistency(PersonConsistency.Params()))
+        published = relations == "published"
+        rows = names.main if published else names.released
+        persons = names.by_person if published else names.released_by_person
         return [
-            PlannedCheck(names.main, tuple(qids), tuple(on_rows), person=person),
+            PlannedCheck(rows, tuple(qids), tuple(on_rows), person=person),
             PlannedCheck(
-                names.by_person,
+                persons,
                 tuple(qids),
                 tuple(m for m in models if not m.needs_person),
                 label=names.by_person.name,
@@ -135,6 +152,12 @@ class PersonLayout(Layout):
             "rows accounted for": (names.main, self.resolved.rows),
             "persons accounted for": (names.by_person, self.link.persons),
         }
+
+    @classmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        # a source row is covered when its person and item are in the release's maps
+        names = release.names
+        return Coverage(engine.count_rows(names.source), engine.count_rows(names.released))
 
     @classmethod
     def measured(cls, names: OutputNames) -> TableName:

@@ -7,10 +7,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from anonsql.layouts.base import SHARED_GRANTED, Layout
+from anonsql.engines import Engine
+from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.release.names import GENERALIZED_SUFFIX, OutputNames
+from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
 
 
@@ -36,6 +38,7 @@ class RecordLayout(Layout):
         )
 
     def create(self, names: OutputNames, kind: str) -> None:
+        e = self.workspace.engine
         passthrough = set(self.resolved.passthrough)
         qids = set(self.qids)
         columns = [
@@ -43,16 +46,17 @@ class RecordLayout(Layout):
             for c in self.resolved.catalog
             if c.name in passthrough or c.name in qids
         ]
-        self.workspace.engine.run(
+        e.run("publish/source_view", target=names.source, source=self.resolved.source)
+        e.run(
             "publish/anonymized",
-            kind=kind,
-            target=names.main,
+            target=names.released,
             source=self.resolved.source,
             recoding=names.recoding,
             columns=columns,
             dims=self.workspace.dimensions,
             suffix=GENERALIZED_SUFFIX,
         )
+        self.publish_guarded(names.main, names.released, kind, self.workspace.models, None)
 
     @classmethod
     def planned_checks(
@@ -61,12 +65,25 @@ class RecordLayout(Layout):
         qids: Sequence[str],
         models: Sequence[PrivacyModel],
         person: str | None,
+        *,
+        relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
-        return [PlannedCheck(names.main, tuple(qids), tuple(models))]
+        relation = names.main if relations == "published" else names.released
+        return [PlannedCheck(relation, tuple(qids), tuple(models))]
 
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
         published = self.resolved.rows - self.partitioning.suppressed_rows
         return {"rows accounted for": (names.main, published)}
+
+    @classmethod
+    def coverage(cls, engine: Engine, release: PublishedRelease) -> Coverage:
+        numeric = {a["attribute"]: a["kind"] == "numeric" for a in release.attributes(engine)}
+        qids = [{"column": q, "numeric": numeric[q]} for q in release.qids]
+        names = release.names
+        row = engine.query(
+            "status/record_coverage", source=names.source, recoding=names.recoding, qids=qids
+        )[0]
+        return Coverage(int(row[0]), int(row[1] or 0), int(row[2] or 0))
 
     @classmethod
     def measured(cls, names: OutputNames) -> TableName:

@@ -42,7 +42,7 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
             staged = stage(resolved, workspace, partitioning)
             swap = swap_for(
                 engine,
-                OutputNames(resolved.output),
+                OutputNames(resolved.output, spec.output.private_schema),
                 workspace.run_id,
                 roles=spec.output.grants,
                 granted=staged.layout.granted,

@@ -19,6 +19,7 @@ from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchies, materialize, uncovered
 from anonsql.prepare.ancestors import ancestors_table, hierarchy_ancestors
+from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.prepare.persons import build_person_tables
 from anonsql.resolve import Resolved
 from anonsql.sql import Relation, TableName
@@ -34,13 +35,18 @@ from anonsql.workspace import (
 
 @contextlib.contextmanager
 def prepared(resolved: Resolved, hierarchies: Hierarchies, engine: Engine) -> Iterator[Workspace]:
-    """The run's workspace; its schema is dropped when the block ends, however it ends."""
+    """The run's workspace; its schema is dropped when the block ends, however it ends (and,
+    should the process be killed, by the next run: :func:`remove_dead_workspaces`)."""
     run_id = new_run_id()
+    remove_dead_workspaces(engine)
+    engine.hold_run(run_id)
     try:
         yield prepare(resolved, hierarchies, engine, run_id)
     finally:
         with contextlib.suppress(Exception):
             engine.run("drop_schema", schema=work_schema(run_id))
+        with contextlib.suppress(Exception):
+            engine.release_run(run_id)
 
 
 def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id: str) -> Workspace:

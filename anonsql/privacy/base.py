@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -148,7 +148,8 @@ class DataProfile:
 class Params(BaseModel):
     """Base of every model's parameter schema: unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: YAML's `k: true` or `k: "10"` is an error, not 1 or 10
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # Inside PrivacyModel the name ``Params`` is the class attribute, not this class.
@@ -176,6 +177,13 @@ class PrivacyModel(ABC):
     #: 1:M data) rather than one value per row.
     reads_fingerprints: ClassVar[bool] = False
     monotonic: ClassVar[bool] = True
+    #: What a row of the violation query identifies, for the guard of live views: ``class``
+    #: (its first columns are the class's quasi-identifier values, under their names),
+    #: ``person`` (a column ``person`` holds the person), or ``table`` (a violation anywhere
+    #: withholds the whole release: models whose verdict on a class depends on the rest of the
+    #: table). Withholding what the query returns must leave a relation on which the model
+    #: holds (the conformance suite checks it).
+    guard: ClassVar[Literal["class", "person", "table"]] = "class"
     #: Whether the model still holds, as checked, after rows are suppressed during the search.
     supports_suppression: ClassVar[bool] = True
     #: The optional :class:`PartStats` fields the predicate reads (``records``,

@@ -144,6 +144,7 @@ class PersonConsistency(PersonModel):
     name = "person_consistency"
     Params = PersonConsistencyParams
     needs_person = True
+    guard = "person"
     examples = ({},)
 
     def holds(self, parts: PartStats) -> BoolArray:
@@ -230,6 +231,7 @@ class FingerprintKAnonymity(FingerprintModel):
 
     name = "fingerprint_k_anonymity"
     Params = FingerprintKParams
+    guard = "table"
     examples = ({"k": 1}, {"k": 2}, {"k": 3})
 
     def min_rows(self) -> int:
@@ -258,6 +260,8 @@ class KLDiversity(FingerprintModel):
 
     name = "kl_diversity"
     Params = FingerprintKLParams
+    # its fingerprint buckets span classes
+    guard = "table"
     examples = ({"k": 1, "l": 1}, {"k": 2, "l": 2}, {"k": 3, "l": 2})
 
     def holds(self, parts: PartStats) -> BoolArray:

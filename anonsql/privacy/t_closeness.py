@@ -45,6 +45,8 @@ class TCloseness(SensitiveModel):
     """
 
     supports_suppression = False
+    # Q is the distribution of the whole relation: withholding a class moves it
+    guard = "table"
 
     name = "t_closeness"
     Params = TClosenessParams

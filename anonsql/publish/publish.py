@@ -43,4 +43,5 @@ def publish(staged: Staged, built: OutputNames) -> Release:
         e.analyze(built.companion(companion))
     kind = "VIEW" if staged.resolved.spec.output.materialize == "view" else "TABLE"
     layout.create(built, kind)
-    return Release(staged=staged, names=OutputNames(staged.resolved.output), built=built, kind=kind)
+    names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
+    return Release(staged=staged, names=names, built=built, kind=kind)

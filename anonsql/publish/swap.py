@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.release.names import COMPANIONS, OutputNames
+from anonsql.release.names import COMPANIONS, PRIVATE, OutputNames
 from anonsql.release.reader import is_published
 from anonsql.sql import TableName
 
@@ -63,9 +63,11 @@ class Swap(ABC):
         # created before the swap: two runs publishing into a new schema at once would otherwise
         # race on it (an empty schema is all a failed run can leave behind)
         self.engine.ensure_schema(self.names.main.schema)
+        self.engine.ensure_schema(self.names.private)
 
     def _grant(self, names: OutputNames) -> None:
         assert names.main.schema is not None
+        assert not set(self.granted) & set(PRIVATE), "companions holding original values"
         for role in self.roles:
             self.engine.run(
                 "publish/grant",
@@ -82,7 +84,7 @@ class TransactionalSwap(Swap):
     def open(self) -> Iterator[OutputNames]:
         self._guard()
         with self.engine.transaction():
-            for relation in self.names.all():
+            for relation in self.names.drop_order():
                 self.engine.drop_any(relation)
             yield self.names
             self._grant(self.names)
@@ -98,12 +100,12 @@ class VersionedSwap(Swap):
     @contextlib.contextmanager
     def open(self) -> Iterator[OutputNames]:
         self._guard()
-        built = OutputNames(self.names.main.with_name(f"{self.prefix}{self.run_id}"))
+        built = self.names.renamed(f"{self.prefix}{self.run_id}")
         try:
             yield built
         except BaseException:
             with contextlib.suppress(Exception):
-                self._drop(built.all())
+                self._drop(built.drop_order())
             raise
         self._repoint(built)
         self._grant(self.names)
@@ -123,16 +125,24 @@ class VersionedSwap(Swap):
             e.run("publish/point_view", target=target, source=source)
 
     def _older_versions(self, built: OutputNames) -> list[TableName]:
-        schema = self.names.main.schema
-        assert schema is not None
-        current = {r.name for r in built.all()}
-        version = re.compile(re.escape(self.prefix) + r"[0-9a-f]{12}(__[a-z_]+)?")
-        found = self.engine.query("publish/versions", schema=schema, prefix=self.prefix)
-        names = [str(r[0]) for r in found]
-        return [TableName(n, schema) for n in names if version.fullmatch(n) and n not in current]
+        """Relations of earlier versions of this release, dependents first."""
+        version = re.compile(re.escape(self.prefix) + r"([0-9a-f]{12})(__[a-z_]+)?")
+        runs: set[str] = set()
+        for schema in dict.fromkeys([self.names.main.schema, self.names.private]):
+            assert schema is not None
+            for row in self.engine.query("publish/versions", schema=schema, prefix=self.prefix):
+                match = version.fullmatch(str(row[0]))
+                if match and match.group(1) != self.run_id:
+                    runs.add(match.group(1))
+        return [
+            relation
+            for run in sorted(runs)
+            for relation in self.names.renamed(f"{self.prefix}{run}").drop_order()
+        ]
 
     def _drop(self, relations: Sequence[TableName]) -> None:
-        # views first: a version's views read its tables
+        """Drop what exists of ``relations``, views first (in the given order: dependents
+        first), then tables."""
         kinds = {r: self.engine.relation_kind(r) for r in relations}
         for relation in sorted(relations, key=lambda r: kinds[r] != "view"):
             if kinds[relation] is not None:

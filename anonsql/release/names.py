@@ -1,4 +1,10 @@
-"""Names of the relations a run publishes beside the anonymized one."""
+"""Names of the relations a run publishes beside the anonymized one.
+
+Companions that hold original values (the recoding map, the person and item maps, attribute
+extremes, hierarchy leaves) live in a **private schema**, never granted; the analysts' schema
+holds only what they may read: the release, its classes, metrics and certificate (and, for 1:M
+data, the person-level view and the generalized fingerprints).
+"""
 
 from __future__ import annotations
 
@@ -21,21 +27,57 @@ COMPANIONS = (
     "person_map",
     "item_map",
     "fingerprints",
+    # live views over the source, before the guard (private)
+    "source",
+    "released",
+    "released_by_person",
 )
+
+
+#: Companions holding original values: published in the private schema only.
+PRIVATE = (
+    "recoding",
+    "attributes",
+    "hierarchy_nodes",
+    "person_map",
+    "item_map",
+    "source",
+    "released",
+    "released_by_person",
+)
+#: Suffix of the default private schema's name (``anon`` -> ``anon_private``).
+PRIVATE_SUFFIX = "_private"
+
+
+def default_private_schema(schema: str | None) -> str:
+    return f"{schema or 'main'}{PRIVATE_SUFFIX}"
 
 
 @dataclass(frozen=True)
 class OutputNames:
-    """``anon.adult`` publishes ``anon.adult`` plus ``anon.adult__recoding``, ``__classes``,
-    ``__certificate``, ``__metrics``, ``__attributes`` and ``__hierarchy_nodes``; a 1:M output
-    has ``__by_person``, ``__person_map``, ``__item_map`` and ``__fingerprints`` instead of
-    ``__recoding``."""
+    """``anon.adult`` publishes ``anon.adult`` plus ``anon.adult__classes``, ``__certificate``
+    and ``__metrics``, and ``anon_private.adult__recoding``, ``__attributes`` and
+    ``__hierarchy_nodes``; a 1:M output has ``__by_person`` and ``__fingerprints`` (public) and
+    ``__person_map`` and ``__item_map`` (private) instead of ``__recoding``."""
 
     main: TableName
+    #: The schema of the companions holding original values (default: ``<schema>_private``).
+    private_schema: str | None = None
+
+    @property
+    def private(self) -> str:
+        return self.private_schema or default_private_schema(self.main.schema)
 
     def companion(self, kind: str) -> TableName:
         assert kind in COMPANIONS, kind
-        return self.main.with_name(f"{self.main.name}__{kind}")
+        name = f"{self.main.name}__{kind}"
+        if kind in PRIVATE:
+            return TableName(name, self.private)
+        return self.main.with_name(name)
+
+    def renamed(self, name: str) -> OutputNames:
+        """The same release under another main name (versioned relations)."""
+        return OutputNames(self.main.with_name(name), self.private_schema)
 
     @property
     def recoding(self) -> TableName:
@@ -77,5 +119,31 @@ class OutputNames:
     def fingerprints(self) -> TableName:
         return self.companion("fingerprints")
 
+    @property
+    def source(self) -> TableName:
+        return self.companion("source")
+
+    @property
+    def released(self) -> TableName:
+        return self.companion("released")
+
+    @property
+    def released_by_person(self) -> TableName:
+        return self.companion("released_by_person")
+
     def all(self) -> list[TableName]:
         return [self.main, *(self.companion(k) for k in COMPANIONS)]
+
+    def drop_order(self) -> list[TableName]:
+        """Every relation of the release, dependents first (a view before what it reads), and
+        the companions earlier versions of anonsql kept in the analysts' schema."""
+        first = [
+            self.by_person,
+            self.released_by_person,
+            self.main,
+            self.released,
+            self.source,
+        ]
+        legacy = [self.main.with_name(f"{self.main.name}__{k}") for k in PRIVATE]
+        rest = [r for r in self.all() if r not in first]
+        return [*first, *rest, *(r for r in legacy if r not in rest)]

@@ -85,16 +85,16 @@ def person_facts(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def read_release(engine: Engine, output: TableName, *, fix: str) -> PublishedRelease:
     """The release published as ``output``; a SpecError (with ``fix``) if there is none."""
-    names = OutputNames(output)
-    certificate = read_certificate(engine, names)
+    certificate = read_certificate(engine, OutputNames(output))
     if certificate is None:
         raise SpecError(
             "output",
             f"{output} is not a relation published by anonsql (no certificate beside it)",
             fix,
         )
+    private = certificate.get("private_schema")
     return PublishedRelease(
-        names=names,
+        names=OutputNames(output, str(private) if private else None),
         certificate=certificate,
         qids=tuple(json.loads(certificate["quasi_identifiers"])),
         sensitive=tuple(json.loads(certificate["sensitive"])),

@@ -3,6 +3,7 @@ people read (the CLI prints it; ``anonsql report`` renders more)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,18 @@ class RunResult:
             if sa_ncp:
                 lines.append(("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %"))
             also = ("by_person", "fingerprints", "person_map")
+        for column, found in json.loads(str(cert.get("linked_columns") or "{}")).items():
+            revealed = {q: n for q, n in found.get("revealed_rows", {}).items() if n}
+            small = int(found.get("small_class_rows") or 0)
+            if not (small or revealed or found.get("acknowledged_determines")):
+                continue
+            parts = [f"{small} rows in classes below k with it"] if small else []
+            parts += [f"gives {q} away for {n} rows" for q, n in revealed.items()]
+            if found.get("acknowledged_determines"):
+                parts.append(
+                    "acknowledged: determines " + ", ".join(found["acknowledged_determines"])
+                )
+            lines.append((f"column {column} published unchanged", "; ".join(parts)))
         p = self.partitioning
         lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
         lines.append(("time", f"{cert['seconds']:.2f} s"))

@@ -8,6 +8,7 @@ problem and the fix, never a data value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
@@ -16,6 +17,7 @@ from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
 from anonsql.registry import suggestion
 from anonsql.release.names import GENERALIZED_SUFFIX
+from anonsql.resolve.linked import check_linked_columns
 from anonsql.resolve.persons import check_person_column, fingerprint_column, profile_persons
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
@@ -75,6 +77,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
             )
         if d.is_numeric:
             low, high = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
+            check_numeric_range(d.column, low, high)
             d = Dimension(d.index, d.column, d.kind, global_min=low, global_max=high)
         profiled.append(d)
     sensitive = [
@@ -95,6 +98,8 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     passthrough = [
         c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
     ]
+    unchanged = [c for c in passthrough if c != fingerprints]
+    linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
     return Resolved(
         spec=spec,
@@ -110,7 +115,28 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         dropped=tuple(dropped),
         rows=rows,
         person=person,
+        linked=tuple(linked),
     )
+
+
+#: Integers beyond this magnitude have no exact double: intervals over them would be wrong.
+EXACT_INTEGER_LIMIT = 2.0**53
+
+
+def check_numeric_range(column: str, low: float, high: float) -> None:
+    """A numeric quasi-identifier's values must be finite and exactly representable."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise SpecError(
+            f"columns.{column}",
+            "the column holds NaN or infinite values, which no interval can generalize",
+            "exclude or replace them in a view over the source",
+        )
+    if max(abs(low), abs(high)) > EXACT_INTEGER_LIMIT:
+        raise SpecError(
+            f"columns.{column}",
+            "the column holds values beyond ±2^53, which intervals cannot represent exactly",
+            "give it a hierarchy instead of type: numeric, or scale it down in a view",
+        )
 
 
 def choose_algorithm(spec: Spec) -> Algorithm:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from anonsql.algorithms.base import Algorithm
 from anonsql.engines import ColumnInfo
 from anonsql.privacy.base import PrivacyModel
+from anonsql.resolve.linked import LinkedColumn
 from anonsql.spec import Spec
 from anonsql.sql import Relation, TableName
 from anonsql.workspace import Dimension, SensitiveAttribute
@@ -48,6 +49,8 @@ class Resolved:
     dropped: tuple[str, ...]
     rows: int
     person: PersonDeclaration | None = None
+    #: Published columns that determine a quasi-identifier, published as the spec acknowledged.
+    linked: tuple[LinkedColumn, ...] = ()
 
     @property
     def qids(self) -> list[str]:

@@ -45,13 +45,56 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
+class DuplicateKeyError(yaml.YAMLError):
+    """A YAML mapping names a key twice (PyYAML keeps the last one silently)."""
+
+    def __init__(self, key: str, line: int) -> None:
+        super().__init__(f"duplicate key {key!r} on line {line}")
+        self.key = key
+        self.line = line
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses duplicate keys."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise DuplicateKeyError(str(key), key_node.start_mark.line + 1)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text safely, refusing duplicate keys."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)
+
+
 def load_spec(path: str | Path) -> Spec:
     """Read a YAML spec file; relative paths in it are resolved against its folder."""
     path = Path(path)
     if not path.is_file():
         raise SpecError(str(path), "the spec file does not exist", "check the path")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpecError(
+            f"byte {err.start}",
+            "the file is not UTF-8 text",
+            "save the spec as UTF-8",
+            source=str(path),
+        ) from None
+    try:
+        data = load_yaml(text)
+    except DuplicateKeyError as err:
+        raise SpecError(
+            f"line {err.line}",
+            f"the key {err.key!r} appears twice in one mapping",
+            "keep one of them",
+            source=str(path),
+        ) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"

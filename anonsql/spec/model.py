@@ -10,7 +10,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Role(str, Enum):
@@ -23,15 +23,20 @@ class Role(str, Enum):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # strict: YAML's `k: true` or `seed: "1"` is an error, not 1
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
 
 class ColumnSpec(_Strict):
     """One column's role; QIDs are ``type: numeric`` or have a ``hierarchy``."""
 
-    role: Role
+    role: Role = Field(strict=False)  # given as its text
     type: Literal["numeric", "categorical"] | None = None
     hierarchy: str | dict[str, Any] | None = None
+    #: Publish this column although each of its values gives a quasi-identifier away (it
+    #: functionally determines one): the release then protects less than its certificate's
+    #: models say, and the certificate records the acknowledgement.
+    acknowledge_linked: bool = False
 
 
 class OutputSpec(_Strict):
@@ -40,9 +45,18 @@ class OutputSpec(_Strict):
     schema_: str = Field(default="anon", alias="schema", min_length=1)
     name: str = Field(min_length=1)
     materialize: Literal["view", "table"] = "view"
-    #: Roles given SELECT on the published relation and its reports (not on the recoding map,
-    #: which holds original quasi-identifier values).
+    #: Roles given SELECT on the published relation and its reports (never on the companions
+    #: holding original values, which live in ``private_schema``).
     grants: list[str] = Field(default_factory=list)
+    #: Where the companions holding original values go (default ``<schema>_private``); never
+    #: granted.
+    private_schema: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _private_apart(self) -> OutputSpec:
+        if self.private_schema is not None and self.private_schema == self.schema_:
+            raise ValueError("private_schema must differ from schema (analysts read schema)")
+        return self
 
 
 class JoinSpec(_Strict):

@@ -1,6 +1,6 @@
 {# The anonymized relation: identifiers dropped, quasi-identifiers generalized, the other
    declared columns unchanged, suppressed rows left out. #}
-CREATE {{ kind }} {{ target | qname }} AS
+CREATE VIEW {{ target | qname }} AS
 SELECT
 {% for c in columns %}
 {% if c.qid %}

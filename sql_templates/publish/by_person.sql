@@ -1,6 +1,6 @@
 {# The person-level 1:M release: one row per person with the pseudonym, the generalized
    quasi-identifiers and the generalized fingerprint as a list (depth-first order). #}
-CREATE {{ kind }} {{ target | qname }} AS
+CREATE VIEW {{ target | qname }} AS
 SELECT
   m.person AS {{ person | ident }}
 {% for d in dims %}
@@ -10,6 +10,11 @@ SELECT
   , fp.items AS {{ fingerprint | ident }}
 {% endif %}
 FROM {{ person_map | qname }} AS m
+{% if present %}
+{# only persons the (guarded) row-level release shows now #}
+JOIN (SELECT DISTINCT {{ person | ident }} AS person FROM {{ present | qname }}) AS p
+  ON p.person = m.person
+{% endif %}
 {% if fingerprint %}
 JOIN (
   SELECT safb, ARRAY_AGG(label ORDER BY first_leaf) AS items

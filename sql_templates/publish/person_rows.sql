@@ -1,7 +1,7 @@
 {# The row-level 1:M release: every source row with its person's pseudonym (under the person
    column's name), its person's generalized quasi-identifiers, its sensitive item generalized to
    the node of the person's fingerprint covering it, and the other declared columns. #}
-CREATE {{ kind }} {{ target | qname }} AS
+CREATE VIEW {{ target | qname }} AS
 SELECT
 {% for c in columns %}
 {% if c.role == 'person' %}

@@ -187,3 +187,49 @@ def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) 
         after = model_checks.individual_stats(merged, ["cls"], model, sa=SA, person=PERSON)
         unions = np.unique(class_ids(merged)[moved])
         assert model.holds(after)[unions].all(), model.describe()
+
+
+@pytest.mark.parametrize("name", PRIVACY_MODELS.names())
+def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: str) -> None:
+    """The live views' guard, built from the model's own violation query and its declared
+    ``guard`` key, withholds what violates and leaves a relation on which the model holds."""
+    from anonsql.layouts.base import guard_stages
+    from anonsql.sql import SqlRenderer
+    from anonsql.sql.quoting import TEMPLATE_DIALECT
+
+    cls = PRIVACY_MODELS.get(name)
+    tables = person_tables(null_sa=not cls.reads_fingerprints)
+
+    @settings(
+        max_examples=10,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        derandomize=True,
+    )
+    @given(frame=tables)
+    def check(frame: pd.DataFrame) -> None:
+        qids = [c for c in frame.columns if c in QIDS]
+        relation = load(engine, frame)
+        try:
+            for model in instances(name, str(frame.attrs["sa_type"])):
+                person = PERSON if model.counts_persons else None
+                renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+                view = relation.with_name(relation.name + "_guarded")
+                engine.run(
+                    "publish/guarded",
+                    target=view,
+                    released=relation,
+                    stages=guard_stages(renderer, [model], qids, person),
+                    qids=qids,
+                    person=person,
+                )
+                try:
+                    assert sql_violations(engine, view, qids, model) == 0, model.describe()
+                    if sql_violations(engine, relation, qids, model) == 0:
+                        assert engine.count_rows(view) == len(frame), "withheld while it holds"
+                finally:
+                    engine.drop(view, view=True)
+        finally:
+            engine.drop(relation)
+
+    check()

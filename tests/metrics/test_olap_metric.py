@@ -351,7 +351,7 @@ def test_cli(tmp_path: Path) -> None:
 def test_output_without_leaf_ranges(engine: Engine, tmp_path: Path) -> None:
     load_people_bmi(engine)
     api.run(people_spec(tmp_path, k=5), engine=engine)
-    engine.execute('ALTER TABLE anon.people__hierarchy_nodes DROP COLUMN "first_leaf"')
+    engine.execute('ALTER TABLE anon_private.people__hierarchy_nodes DROP COLUMN "first_leaf"')
     with pytest.raises(SpecError, match="lacks the leaf ranges"):
         api.query_accuracy(engine, "anon.people", sa_column="disease")
 

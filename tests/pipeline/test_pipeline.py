@@ -21,8 +21,22 @@ def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
     result = api.run(people_spec(tmp_path, k=5), engine=engine)
     out = TableName("people", "anon")
     assert engine.relation_kind(out) == "view"
-    for kind in ("recoding", "classes", "certificate", "metrics", "attributes", "hierarchy_nodes"):
+    for kind in ("classes", "certificate", "metrics"):
         assert engine.relation_kind(out.with_name(f"people__{kind}")) == "table"
+    # what holds original values lives apart, in the private schema
+    private = TableName("people", "anon_private")
+    for kind in ("recoding", "attributes", "hierarchy_nodes"):
+        assert engine.relation_kind(private.with_name(f"people__{kind}")) == "table"
+        assert engine.relation_kind(out.with_name(f"people__{kind}")) is None
+    for kind in ("source", "released"):
+        assert engine.relation_kind(private.with_name(f"people__{kind}")) == "view"
+    analysts_see = engine.query("publish/versions", schema="anon", prefix="")
+    assert sorted(r[0] for r in analysts_see) == [
+        "people",
+        "people__certificate",
+        "people__classes",
+        "people__metrics",
+    ]
     frame = engine.query_arrow("select_all", relation=out).to_pandas()
     assert list(frame.columns) == ["age", "city", "income", "disease", "note"]  # identifier dropped
     assert class_sizes(frame, ["age", "city", "income"]).min() >= 5

@@ -36,7 +36,12 @@ def test_grants_expose_the_view_not_the_source(
             rows = con.execute("SELECT count(*) FROM anon.people").fetchone()
             assert rows == (400,)
             assert con.execute("SELECT count(*) FROM anon.people__metrics").fetchone() is not None
-            for forbidden in ("main.people", "anon.people__recoding"):
+            forbidden_relations = (
+                "main.people",
+                "anon_private.people__recoding",
+                "anon_private.people__released",
+            )
+            for forbidden in forbidden_relations:
                 with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
                     con.execute(f"SELECT * FROM {forbidden}")
     finally:
@@ -45,6 +50,63 @@ def test_grants_expose_the_view_not_the_source(
             with psycopg.connect(pg_server.dsn_for(str(dbname)), autocommit=True) as con:
                 con.execute("DROP OWNED BY analyst")
             admin.execute("DROP ROLE IF EXISTS analyst")
+
+
+def test_leaky_function_sees_no_withheld_row(
+    pg_server: PostgresServer, pg_database: str, tmp_path: Path
+) -> None:
+    """The leaky-function attack: an analyst's cheap function in pg_temp, raising a NOTICE with
+    its argument, must not be pushed below the view's joins and filters (security_barrier), so
+    it never sees a row the view withholds: here the rows of a class that fell below k after
+    publishing (the guard withholds them), and rows inserted with a vector the release never
+    saw."""
+    with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
+        admin.execute("DROP ROLE IF EXISTS leaker")
+        admin.execute("CREATE ROLE leaker LOGIN")
+    try:
+        with PostgresEngine(pg_database) as engine:
+            load_people(engine)
+            spec = people_spec(tmp_path, k=5)
+            spec["output"]["grants"] = ["leaker"]
+            result = api.run(spec, engine=engine)
+            # shrink one class below k and mark what is left of it
+            pid = engine.fetchall(
+                "SELECT pid FROM anon_private.people__recoding GROUP BY pid ORDER BY pid LIMIT 1"
+            )[0][0]
+            vectors = "SELECT age, city, income FROM anon_private.people__recoding WHERE pid = "
+            members = engine.fetchall(
+                f"SELECT name FROM main.people WHERE (age, city, income) IN ({vectors}{pid})"
+            )
+            for (name,) in members[2:]:
+                engine.execute(f"DELETE FROM main.people WHERE name = '{name}'")
+            for (name,) in members[:2]:
+                engine.execute(
+                    f"UPDATE main.people SET disease = 'SECRET-{name}' WHERE name = '{name}'"
+                )
+            engine.execute(
+                "INSERT INTO main.people (name, age, city, income, disease, note) "
+                "VALUES ('x', 200, 'Lyon', 1, 'SECRET-VALUE', 'a')"
+            )
+            shown = 400 - len(members)
+            assert result.certificate["published_rows"] == 400
+        dbname = psycopg.conninfo.conninfo_to_dict(pg_database)["dbname"]
+        notices: list[str] = []
+        with psycopg.connect(pg_server.dsn_for(str(dbname), user="leaker"), autocommit=True) as con:
+            con.add_notice_handler(lambda diag: notices.append(str(diag.message_primary)))
+            con.execute(
+                "CREATE FUNCTION pg_temp.leak(value text) RETURNS boolean LANGUAGE plpgsql "
+                "COST 0.0000001 AS $$ BEGIN RAISE NOTICE 'saw %', value; RETURN true; END $$"
+            )
+            rows = con.execute("SELECT count(*) FROM anon.people WHERE pg_temp.leak(disease)")
+            assert rows.fetchone() == (shown,)
+        assert len(notices) == shown
+        assert not any("SECRET" in n for n in notices)
+    finally:
+        with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
+            dbname = psycopg.conninfo.conninfo_to_dict(pg_database)["dbname"]
+            with psycopg.connect(pg_server.dsn_for(str(dbname)), autocommit=True) as con:
+                con.execute("DROP OWNED BY leaker")
+            admin.execute("DROP ROLE IF EXISTS leaker")
 
 
 def test_unknown_role_is_a_spec_error(pg_database: str, tmp_path: Path) -> None:

@@ -47,7 +47,9 @@ def fingerprints_by_name(engine: Engine) -> dict[str, list[str]]:
     """Each source person's generalized fingerprint, read from the private person map."""
     mapping = {
         int(r[0]): int(r[3])
-        for r in engine.query("select_all", relation=TableName("visits__person_map", "anon"))
+        for r in engine.query(
+            "select_all", relation=TableName("visits__person_map", "anon_private")
+        )
     }
     labels: dict[int, list[tuple[int, str]]] = {}
     for row in engine.query("select_all", relation=TableName("visits__fingerprints", "anon")):

@@ -1,0 +1,26 @@
+{# A release analysts query: the released rows (a private view over the live source) minus every
+   class, person or whole release that currently violates a certified model, found by the same
+   violation queries `anonsql check` runs. Stages run in order (persons, then classes, then the
+   table-wide models), each over what the previous one kept, so nothing a later stage sees can
+   be undone by an earlier withholding. #}
+CREATE VIEW {{ target | qname }} AS
+WITH {{ 'stage_0' | ident }} AS (
+  SELECT * FROM {{ released | qname }}
+){% for stage in stages %},
+{{ ('stage_' ~ loop.index) | ident }} AS (
+  SELECT r.* FROM {{ ('stage_' ~ loop.index0) | ident }} AS r
+  WHERE
+{% for violations in stage.queries %}
+    NOT EXISTS (
+      SELECT 1 FROM ({{ violations }}) AS v
+{% if stage.key == 'class' %}
+      WHERE {% for q in qids %}v.{{ q | ident }} IS NOT DISTINCT FROM r.{{ q | ident }}{{ " AND " if not loop.last }}{% endfor %}
+
+{% elif stage.key == 'person' %}
+      WHERE v.person IS NOT DISTINCT FROM r.{{ person | ident }}
+{% endif %}
+    ){{ " AND" if not loop.last }}
+{% endfor %}
+){% endfor %}
+
+SELECT * FROM {{ ('stage_' ~ stages | length) | ident }}

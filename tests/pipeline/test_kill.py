@@ -1,0 +1,111 @@
+"""A run killed hard (SIGKILL) leaves its working schema behind, holding every row's coded
+values: the next run, or `anonsql cleanup`, removes it, and never the schema of a run that is
+still running (PostgreSQL: another session's live run)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from helpers import people_spec, work_schemas
+from pg_server import PostgresServer
+
+from anonsql import api
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+
+BIG_PEOPLE = (
+    "CREATE TABLE main.people AS SELECT 'p' || i AS name, 18 + i % 73 AS age, "
+    "(ARRAY['Lyon','Paris','Nice','Rome','Milan','Boston','Austin','Toronto'])[1 + i % 8] "
+    "AS city, (CAST(i AS BIGINT) * 7919) % 100000 AS income, 'd' || (i % 5) AS disease, 'a' AS note "
+    "FROM {rows}"
+)
+
+
+def start_run(spec_path: Path, *, wait_for: str = "round 2:") -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "anonsql", "run", str(spec_path)],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 120
+    for line in proc.stderr:
+        if wait_for in line or time.monotonic() > deadline:
+            break
+    return proc
+
+
+def write_spec(tmp_path: Path, **changes: Any) -> Path:
+    spec = people_spec(tmp_path, k=5)
+    spec.update(changes)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    return path
+
+
+def test_killed_run_on_duckdb_is_cleaned_by_the_next(tmp_path: Path) -> None:
+    db = tmp_path / "big.duckdb"
+    with DuckDBEngine(db) as engine:
+        engine.execute(BIG_PEOPLE.format(rows="range(300000) t(i)").replace("ARRAY", ""))
+    spec = write_spec(tmp_path, database=db.name)
+    proc = start_run(spec)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    with DuckDBEngine(db) as engine:
+        left = work_schemas(engine)
+        assert len(left) == 1  # what kill -9 leaves
+        assert api.cleanup(engine) == [left[0][0]]
+        assert work_schemas(engine) == []
+    proc = start_run(spec)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with DuckDBEngine(db) as engine:
+        assert work_schemas(engine) == []
+
+
+def _pg(server: PostgresServer, dsn: str) -> Engine:
+    return PostgresEngine(dsn)
+
+
+def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
+    pg_server: PostgresServer, pg_database: str, tmp_path: Path
+) -> None:
+    with _pg(pg_server, pg_database) as engine:
+        engine.execute(BIG_PEOPLE.format(rows="generate_series(0, 299999) AS t(i)"))
+    spec = write_spec(tmp_path, engine="postgres", database=pg_database)
+    killed = start_run(spec)
+    killed.send_signal(signal.SIGKILL)
+    killed.communicate(timeout=60)
+    time.sleep(0.5)  # the server notices the closed session and releases its lock
+    with _pg(pg_server, pg_database) as engine:
+        dead = {r[0] for r in work_schemas(engine)}
+        assert len(dead) == 1  # what kill -9 leaves
+    live = start_run(spec)
+    try:
+        with _pg(pg_server, pg_database) as engine:
+            running = {r[0] for r in work_schemas(engine)}
+            # the live run removed the dead run's schema when it started, and its own stays
+            assert len(running) == 1 and not running & dead
+            assert api.cleanup(engine) == []  # a live run's schema is never removed
+            assert {r[0] for r in work_schemas(engine)} == running
+        _, err = live.communicate(timeout=600)
+        assert live.returncode == 0, err
+    finally:
+        if live.poll() is None:
+            live.kill()
+    with _pg(pg_server, pg_database) as engine:
+        assert work_schemas(engine) == []
+        assert api.check_output(engine, "anon.people").holds
