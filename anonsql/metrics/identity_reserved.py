@@ -6,7 +6,9 @@ Python finish (Wang et al., KAIS 2019, §4.1 and §5).
 * :func:`count_query_workload` and :func:`query_error` — the relative error of count queries
   (Eq. 19) on a seeded workload;
 * :func:`vulnerable_share` — the share of a release's classes that satisfy an IR model but not
-  its EIR counterpart (``v = Num_vec / Num_ec``).
+  its EIR counterpart (``v = Num_vec / Num_ec``);
+* :func:`release_metrics` — the three of a published ``danonyir``/``geneir`` release, on
+  demand (``anonsql.api.identity_reserved_metrics``, ``anonsql metrics --identity-reserved``).
 
 The published relation holds rows of persons: the person column (a pseudonym), each
 quasi-identifier in the text form of
@@ -28,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +40,7 @@ from anonsql.algorithms.identity_reserved.encoding import (
     CategoricalDomain,
     Individuals,
     NumericDomain,
+    fetch_individuals,
 )
 from anonsql.algorithms.identity_reserved.generalization import (
     Clustering,
@@ -44,7 +48,10 @@ from anonsql.algorithms.identity_reserved.generalization import (
     class_table,
 )
 from anonsql.engines import Engine
-from anonsql.privacy.base import EPSILON
+from anonsql.errors import SpecError
+from anonsql.privacy.base import EPSILON, PrivacyModel
+from anonsql.privacy.identity_reserved import IRAlphaBetaAnonymity, IRKLAnonymity
+from anonsql.release.reader import PublishedRelease
 from anonsql.sql import Relation, TableName
 
 FloatArray = npt.NDArray[np.float64]
@@ -71,11 +78,28 @@ def information_loss(
     categorical: Sequence[CategoricalDomain],
 ) -> LossReport:
     """``NLoss`` of a published relation whose source held ``source_records`` records."""
+    return _loss(
+        engine,
+        published,
+        source_records=source_records,
+        numeric=[{"name": d.name, "span": float(d.span)} for d in numeric],
+        categorical=[{"name": d.name, "size": d.size} for d in categorical],
+    )
+
+
+def _loss(
+    engine: Engine,
+    published: Relation,
+    *,
+    source_records: int,
+    numeric: Sequence[dict[str, Any]],
+    categorical: Sequence[dict[str, Any]],
+) -> LossReport:
     records, loss = engine.query(
         "identity_reserved/loss",
         relation=published,
-        numeric=[{"name": d.name, "span": float(d.span)} for d in numeric],
-        categorical=[{"name": d.name, "size": d.size} for d in categorical],
+        numeric=list(numeric),
+        categorical=list(categorical),
     )[0]
     qids = len(numeric) + len(categorical)
     suppressed = source_records - int(records)
@@ -257,4 +281,148 @@ def publish_clustering(
         qids=list(individuals.qid_names),
         sensitive=sensitive,
         salt=salt,
+    )
+
+
+# -- on demand, for a published release --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReleaseMetrics:
+    """The paper's measures of one published identity-reserved release (§5): ``NLoss``
+    (Eq. 15) and the relative error of count queries (Eq. 19), for releases in the set
+    generalization form (``None`` for taxonomy labels, which the recorded ``ncp`` measures),
+    and per IR model the release claims, the share of its classes that fail the EIR
+    counterpart (``v``)."""
+
+    generalization: str
+    loss: LossReport | None
+    query_error: QueryError | None
+    vulnerable: tuple[tuple[str, VulnerableShare], ...]
+
+    def rows(self) -> list[tuple[str, float]]:
+        """(name, value) pairs, for printing."""
+        out: list[tuple[str, float]] = []
+        if self.loss is not None:
+            out += [
+                ("nloss", self.loss.nloss),
+                ("suppressed_records", self.loss.suppressed_records),
+            ]
+        if self.query_error is not None:
+            out += [
+                ("relative_error", self.query_error.relative_error),
+                ("queries", int(self.query_error.prec.shape[0])),
+            ]
+        for model, share in self.vulnerable:
+            out.append((f"vulnerable_share ({model})", share.share))
+        return out
+
+
+def release_metrics(
+    engine: Engine,
+    release: PublishedRelease,
+    *,
+    queries: int = 1000,
+    lam: int = 1,
+    seed: int = 0,
+    spread: float = 0.1,
+) -> ReleaseMetrics:
+    """:class:`ReleaseMetrics` of a release of the ``identity_reserved`` layout, read back
+    from the database (the workload of :func:`count_query_workload` over the private source
+    view, loaded into the private schema for the query and dropped after)."""
+    facts = release.person or {}
+    if release.layout != "identity_reserved" or not facts.get("sensitive_column"):
+        raise SpecError(
+            "output",
+            "this release was not published by danonyir or geneir",
+            "measure a release of algorithm: danonyir or geneir",
+        )
+    person, sensitive = str(facts["person_id"]), str(facts["sensitive_column"])
+    generalization = str(facts.get("generalization") or "set")
+    names = release.names
+    attributes = {a["attribute"]: a for a in release.attributes(engine)}
+    qids = list(release.qids)
+    numeric = [
+        NumericDomain(q, float(attributes[q]["min_value"]), float(attributes[q]["max_value"]))
+        for q in qids
+        if attributes[q]["kind"] == "numeric"
+    ]
+    categorical_names = [q for q in qids if attributes[q]["kind"] != "numeric"]
+    vulnerable = tuple(
+        (m.name, _vulnerable_of(engine, names.main, qids, m, person, sensitive))
+        for m in release.models
+        if isinstance(m, (IRKLAnonymity, IRAlphaBetaAnonymity))
+    )
+    if generalization != "set":
+        return ReleaseMetrics(generalization, None, None, vulnerable)
+    loss = _loss(
+        engine,
+        names.main,
+        source_records=release.source_rows,
+        numeric=[{"name": d.name, "span": float(d.span)} for d in numeric],
+        categorical=[
+            {"name": q, "size": int(attributes[q]["leaf_count"] or 0)} for q in categorical_names
+        ],
+    )
+    individuals = fetch_individuals(
+        engine,
+        names.source,
+        person=person,
+        sensitive=sensitive,
+        numeric=[d.name for d in numeric],
+        categorical=categorical_names,
+        domains={d.name: (d.low, d.high) for d in numeric},
+    )
+    workload = TableName(f"{names.main.name}__ir_workload", names.private)
+    engine.drop_any(workload)
+    engine.load_arrow(
+        workload,
+        count_query_workload(individuals, queries=queries, lam=lam, seed=seed, spread=spread),
+    )
+    try:
+        error = query_error(
+            engine,
+            source=names.source,
+            published=names.main,
+            workload=workload,
+            person=person,
+            sensitive=sensitive,
+            numeric=[d.name for d in individuals.numeric],
+            categorical=[d.name for d in individuals.categorical],
+        )
+    finally:
+        engine.drop(workload)
+    return ReleaseMetrics(generalization, loss, error, vulnerable)
+
+
+def _vulnerable_of(
+    engine: Engine,
+    published: Relation,
+    qids: Sequence[str],
+    model: PrivacyModel,
+    person: str,
+    sensitive: str,
+) -> VulnerableShare:
+    refined = any(b.kind == "record_count_refinement" for b in model.bounds())
+    if isinstance(model, IRKLAnonymity):
+        return vulnerable_share(
+            engine,
+            published,
+            qids,
+            person=person,
+            sensitive=sensitive,
+            k=model.k,
+            ell=model.ell,
+            record_counts=refined,
+        )
+    assert isinstance(model, IRAlphaBetaAnonymity)
+    return vulnerable_share(
+        engine,
+        published,
+        qids,
+        person=person,
+        sensitive=sensitive,
+        alpha=model.alpha,
+        beta=model.beta,
+        record_counts=refined,
     )
