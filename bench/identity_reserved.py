@@ -15,9 +15,12 @@ Sections (each run is printed as it finishes):
 * ``sweeps``: l, α, β and |QI| on a seeded subsample (``--sweep-individuals``), vulnerable share
   by the predicates (the SQL agrees, see the tests);
 * ``scale``: DAnonyIR_kl and _El time on growing subsamples, then on INFORMS replicated with
-  perturbed quasi-identifiers, until a run exceeds ``--budget`` seconds.
+  perturbed quasi-identifiers, until a run exceeds ``--budget`` seconds;
+* ``pipeline``: ``anonsql.api.run`` end to end on ``--pipeline-individuals`` sampled
+  individuals: danonyir, geneir and one_to_many (the SQL person-level Mondrian with the models
+  as split condition), IR (6,6) and EIR l = 6, QID-NCP and time side by side.
 
-Run: ``python bench/identity_reserved.py [--sections default,sweeps,scale]
+Run: ``python bench/identity_reserved.py [--sections default,sweeps,scale,pipeline]
 [--algorithms geneir,danonyir,mondrian]``.
 """
 
@@ -25,15 +28,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from anonsql import api
 from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
 from anonsql.algorithms.identity_reserved.encoding import (
     Individuals,
@@ -411,6 +418,79 @@ def section_scale(data: Data, seed: int, budget: float) -> None:
             break
 
 
+def section_pipeline(data: Data, seed: int, n: int) -> None:
+    """``anonsql.api.run`` end to end (SQL Mondrian of ``one_to_many`` with the models as
+    its split condition beside ``danonyir`` and ``geneir``) on ``n`` sampled individuals."""
+    engine = data.engine
+    chosen = sample(data.individuals, n, seed).ids
+    persons = TableName("ir_persons", "main")
+    engine.load_arrow(persons, pa.table({"person": pa.array(list(chosen))}))
+    source = TableName("informs_ir_sample", "main")
+    engine.run("bench/identity_reserved_sample", target=source, rows=RELATION, persons=persons)
+    records = engine.count_rows(source)
+    print(
+        f"\n## Through the pipeline (api.run, DuckDB): {n} sampled individuals, {records} "
+        "records, |QI| = 6, k = l = 6\n"
+    )
+    print("| algorithm | model | classes | suppressed rec. | QID-NCP % | NLoss | time s |")
+    print("|---|---|---|---|---|---|---|")
+    folder = Path(tempfile.mkdtemp())
+    (folder / "marry.csv").write_text(
+        "".join(
+            f"{v[0]};*\n"
+            for v in engine.query("bench/distinct_values", relation=source, column="marry")
+        ),
+        encoding="utf-8",
+    )
+    hierarchy_dir = resource_dir("hierarchies") / "informs"
+    columns: dict[str, Any] = {q: {"role": "quasi_identifier", "type": "numeric"} for q in NUMERIC}
+    columns["RACEX"] = {"role": "quasi_identifier", "hierarchy": str(hierarchy_dir / "RACEX.txt")}
+    columns["marry"] = {"role": "quasi_identifier", "hierarchy": str(folder / "marry.csv")}
+    columns[SA] = {"role": "sensitive"}
+    models = {
+        "ir_kl": {"ir_kl_anonymity": {"column": SA, "k": 6, "l": 6}},
+        "eir_l": {"eir_l_diversity": {"column": SA, "l": 6}},
+    }
+    measured: dict[tuple[str, str], tuple[float, float]] = {}
+    for algorithm in ("danonyir", "geneir", "one_to_many"):
+        for label, model in models.items():
+            spec = {
+                "source": str(source),
+                "person_id": "person",
+                "output": {"schema": "anon", "name": f"{algorithm}_{label}"},
+                "columns": columns,
+                "privacy": [model],
+                "algorithm": {algorithm: {"seed": seed}}
+                if algorithm != "one_to_many"
+                else algorithm,
+                "suppression_limit": 0.0 if algorithm == "one_to_many" else 0.02,
+            }
+            started = time.perf_counter()
+            result = api.run(spec, engine=engine)
+            seconds = time.perf_counter() - started
+            assert result.certificate["verified"]
+            ncp = float(result.certificate["ncp_percent"])
+            nloss = "–"
+            if algorithm == "danonyir":
+                loss = api.identity_reserved_metrics(engine, result.names.main).loss
+                nloss = f"{loss.nloss:.4f}" if loss is not None else "–"
+            measured[(algorithm, label)] = (ncp, seconds)
+            print(
+                f"| {algorithm} | {label} | {result.certificate['classes']} | "
+                f"{result.certificate['suppressed_rows']} | {ncp:.2f} | {nloss} | {seconds:.1f} |",
+                flush=True,
+            )
+    print("\nRatios to danonyir with the same model (QID-NCP, time):")
+    for algorithm in ("geneir", "one_to_many"):
+        for label in models:
+            ncp, seconds = measured[(algorithm, label)]
+            base_ncp, base_seconds = measured[("danonyir", label)]
+            print(
+                f"- {algorithm} / danonyir, {label}: QID-NCP {ratio(ncp, base_ncp)}, "
+                f"time {ratio(seconds, base_seconds)}"
+            )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sections", default="default,sweeps,scale")
@@ -419,6 +499,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--sweep-individuals", type=int, default=6000)
     parser.add_argument("--budget", type=float, default=150.0)
+    parser.add_argument("--pipeline-individuals", type=int, default=6000)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     data = prepare()
@@ -430,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         section_sweeps(data, args.seed, args.sweep_individuals)
     if "scale" in sections:
         section_scale(data, args.seed, args.budget)
+    if "pipeline" in sections:
+        section_pipeline(data, args.seed, args.pipeline_individuals)
 
 
 if __name__ == "__main__":
