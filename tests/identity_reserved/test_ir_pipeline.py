@@ -9,16 +9,20 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
 import model_checks
 import pyarrow as pa
 import pytest
+from click.testing import CliRunner
 from helpers import CITY_HIERARCHY
+from paths import EXAMPLES
 
 from anonsql import api
-from anonsql.engines import Engine
+from anonsql.cli import main
+from anonsql.engines import DuckDBEngine, Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
 from anonsql.sql import TableName
@@ -184,3 +188,31 @@ def test_on_demand_measures(engine: Engine, tmp_path: Path) -> None:
     mondrian = api.run(spec(tmp_path, "one_to_many", [EL]), engine=engine)
     with pytest.raises(SpecError, match="danonyir or geneir"):
         api.identity_reserved_metrics(engine, str(mondrian.names.main))
+
+
+@pytest.mark.slow
+def test_example_spec_from_the_cli(tmp_path: Path) -> None:
+    """examples/informs-identity-reserved.yaml on the INFORMS sample cut to 300 persons: run,
+    check (every claimed model holds on what analysts query), on-demand measures."""
+    (tmp_path / "examples").mkdir()
+    example = tmp_path / "examples" / "informs-identity-reserved.yaml"
+    shutil.copy(EXAMPLES / example.name, example)
+    db = tmp_path / "informs.duckdb"
+    runner = CliRunner()
+    loaded = runner.invoke(main, ["sample", "informs", "--database", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    with DuckDBEngine(db) as engine:
+        engine.execute(
+            "DELETE FROM main.informs_demographics WHERE DUPERSID NOT IN (SELECT DUPERSID FROM "
+            "(SELECT DISTINCT DUPERSID FROM main.informs_conditions ORDER BY 1 LIMIT 300) AS p)"
+        )
+    result = runner.invoke(main, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    checked = runner.invoke(main, ["check", str(example)])
+    assert checked.exit_code == 0 and "holds" in checked.output, checked.output
+    measured = runner.invoke(
+        main,
+        ["metrics", "--database", str(db), "--output", "anon.informs_ir", "--identity-reserved"],
+    )
+    assert measured.exit_code == 0, measured.output
+    assert "nloss" in measured.output and "relative_error" in measured.output
