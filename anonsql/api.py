@@ -16,6 +16,7 @@ from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
+from anonsql.metrics.identity_reserved import ReleaseMetrics, release_metrics
 from anonsql.metrics.measure import release_context
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
@@ -237,6 +238,26 @@ def risk(
         weight=weight,
         threshold=threshold,
     )
+
+
+def identity_reserved_metrics(
+    engine: Engine,
+    output: str | TableName,
+    *,
+    queries: int = 1000,
+    lam: int = 1,
+    seed: int = 0,
+) -> ReleaseMetrics:
+    """The measures of Wang et al. (KAIS 2019, §5) of a ``danonyir``/``geneir`` release:
+    normalized information loss, relative error of a seeded workload of count queries
+    (``lam`` quasi-identifiers constrained per query) and the share of vulnerable classes
+    (:mod:`anonsql.metrics.identity_reserved`). On demand only."""
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="give the name of a relation published by `anonsql run`",
+    )
+    return release_metrics(engine, release, queries=queries, lam=lam, seed=seed)
 
 
 def status(engine: Engine, output: str | TableName) -> ReleaseStatus:

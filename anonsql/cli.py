@@ -212,6 +212,12 @@ def check(
     help="Measure OLAP query accuracy instead: mean KL divergence of a seeded count-query "
     "workload, per query dimensionality (on demand; not recorded by runs).",
 )
+@click.option(
+    "--identity-reserved",
+    is_flag=True,
+    help="Measure a danonyir/geneir release as Wang et al. (KAIS 2019) do: NLoss, relative "
+    "error of a seeded count-query workload, vulnerable-class share (on demand).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Workload seed.")
 @click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
 @click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
@@ -223,6 +229,7 @@ def metrics(
     engine_name: str,
     output: str | None,
     query_accuracy: bool,
+    identity_reserved: bool,
     seed: int,
     sa_column: str | None,
     max_dimensions: int,
@@ -231,7 +238,15 @@ def metrics(
     """Recompute the utility metrics of a published output."""
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "metrics", spec, database, engine_name, output)
-        if query_accuracy:
+        if identity_reserved:
+            measured = api.identity_reserved_metrics(engine, relation, seed=seed)
+            table = Table(title=f"identity-reserved measures of {relation}")
+            table.add_column("metric")
+            table.add_column("value", justify="right")
+            for name, value in measured.rows():
+                table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
+            out.print(table)
+        elif query_accuracy:
             print_query_accuracy(
                 api.query_accuracy(
                     engine,

@@ -69,6 +69,14 @@ class PartStats:
     ``population[i]``, the persons of a population table in part ``i``'s class
     (``"population"``), and ``values[column][v]``, the text of the value with code ``v``
     (``"sensitive_values"``; None for NULL).
+    Optional, for models over individuals who own several records each (identity-reserved
+    data; the fields a model reads are named by its :attr:`PrivacyModel.needs_stats`, and left
+    empty when no model asks for them): ``records[i]`` = records of part ``i`` (``counts`` then
+    counts individuals), ``max_person_records[i]`` = the most records one individual owns in it,
+    ``record_histograms[column][i, v]`` = its records with value ``v`` (``histograms`` then
+    counts the *individuals* having ``v``), ``set_histograms[column][i, j]`` = its individuals
+    whose set of values is the distinct set ``j``, and ``set_members[column][j, v]`` = 1 when
+    set ``j`` holds ``v`` (one matrix for the whole table, like ``global_counts``).
     """
 
     counts: IntArray
@@ -76,9 +84,19 @@ class PartStats:
     global_counts: dict[str, IntArray] = field(default_factory=dict)
     population: FloatArray | None = None
     values: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
+    records: IntArray | None = None
+    max_person_records: IntArray | None = None
+    record_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_members: dict[str, Histogram] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.histograms = {c: hist.as_histogram(h) for c, h in self.histograms.items()}
+        self.record_histograms = {
+            c: hist.as_histogram(h) for c, h in self.record_histograms.items()
+        }
+        self.set_histograms = {c: hist.as_histogram(h) for c, h in self.set_histograms.items()}
+        self.set_members = {c: hist.as_histogram(h) for c, h in self.set_members.items()}
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -91,6 +109,13 @@ class PartStats:
             global_counts=self.global_counts,
             population=None if self.population is None else self.population[index],
             values=self.values,
+            records=None if self.records is None else self.records[index],
+            max_person_records=(
+                None if self.max_person_records is None else self.max_person_records[index]
+            ),
+            record_histograms={c: hist.take(h, index) for c, h in self.record_histograms.items()},
+            set_histograms={c: hist.take(h, index) for c, h in self.set_histograms.items()},
+            set_members=self.set_members,
         )
 
 
@@ -105,6 +130,14 @@ class Bound:
     at least ``log(value)``), ``fingerprint_bucket_size`` (1:M: every SA-fingerprint bucket holds
     at least ``value`` persons), ``fingerprint_share`` (1:M: no fingerprint holds more than
     ``1/value`` of a class's persons).
+
+    Identity-reserved kinds (individuals owning several records): ``reasoning_set_values``
+    (every choice of one record per individual holds at least ``value`` distinct values of
+    ``column``), ``individual_record_share`` (no individual owns more than the fraction
+    ``value`` of a class's records), ``value_record_share`` / ``value_individual_share`` (no
+    value of ``column`` is on more than the fraction ``value`` of a class's records /
+    individuals), ``record_count_refinement`` (the other bounds hold on every *count-refined
+    class*: a class's individuals that own the same number of records; ``value`` unused).
     """
 
     kind: str
@@ -186,6 +219,10 @@ class PrivacyModel(ABC):
     #: table), ``"sensitive_values"`` (the text of the sensitive codes). An algorithm that
     #: cannot supply them refuses the model.
     requires: ClassVar[frozenset[str]] = frozenset()
+    #: The optional :class:`PartStats` fields the predicate reads (``records``,
+    #: ``max_person_records``, ``record_histograms``, ``set_histograms``, ``set_members``); an
+    #: algorithm that cannot provide them must refuse the model.
+    needs_stats: ClassVar[frozenset[str]] = frozenset()
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
     #: Example parameters for the conformance suite (``column`` is added for models that read

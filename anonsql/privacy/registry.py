@@ -13,6 +13,7 @@ from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.beta_likeness import BasicBetaLikeness, EnhancedBetaLikeness
 from anonsql.privacy.delta_disclosure import DeltaDisclosurePrivacy
 from anonsql.privacy.hierarchical_t_closeness import HierarchicalTCloseness
+from anonsql.privacy.identity_reserved import IDENTITY_RESERVED_MODELS
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.privacy.k_map import KMap
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
@@ -68,6 +69,7 @@ _MODELS: tuple[type[PrivacyModel], ...] = (
     AverageReidentificationRisk,
     SampleUniqueness,
     PopulationUniqueness,
+    *IDENTITY_RESERVED_MODELS,
 )
 for _model in _MODELS:
     PRIVACY_MODELS.register(_model.name, _model)

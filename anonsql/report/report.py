@@ -49,13 +49,19 @@ class RunResult:
             also: tuple[str, ...] = ("recoding",)
         else:
             lines.append(("persons", str(person["persons"])))
-            if person["fingerprint_buckets"] is not None:
+            if person.get("fingerprint_buckets") is not None:
                 lines.append(("SA-fingerprint buckets", str(person["fingerprint_buckets"])))
+            if person.get("suppressed_individuals"):
+                lines.append(("suppressed individuals", str(person["suppressed_individuals"])))
             lines.append(("QID-NCP (per person)", f"{cert['ncp_percent']:.2f} %"))
             sa_ncp = [m.value for m in self.metrics if m.name == "sa_ncp"]
             if sa_ncp:
                 lines.append(("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %"))
-            also = ("by_person", "fingerprints", "person_map")
+            also = (
+                ("by_person", "person_map")
+                if cert.get("layout") == "identity_reserved"
+                else ("by_person", "fingerprints", "person_map")
+            )
         for column, found in json.loads(str(cert.get("linked_columns") or "{}")).items():
             revealed = {q: n for q, n in found.get("revealed_rows", {}).items() if n}
             small = int(found.get("small_class_rows") or 0)

@@ -54,6 +54,65 @@ def _keys(frame: pd.DataFrame, qids: Sequence[str]) -> list[tuple[object, ...]]:
     ]
 
 
+def individual_stats(
+    frame: pd.DataFrame, qids: Sequence[str], model: PrivacyModel, *, sa: str, person: str
+) -> PartStats:
+    """Models over individuals owning several records (a person's rows, each with its own
+    sensitive value; identity-reserved data): every optional field of PartStats, per class.
+
+    An individual is a (class, person) pair and every statistic is taken within the class:
+    ``counts`` individuals, ``records`` rows, ``max_person_records`` the most rows of one
+    individual, ``histograms`` the individuals having each value, ``record_histograms`` the rows
+    with each value, ``set_histograms`` the individuals per distinct set of values (the sets
+    numbered over the whole table, ``set_members``). A model declaring a
+    ``record_count_refinement`` bound is judged on count-refined classes: the class key is the
+    quasi-identifiers plus the individual's number of rows in the class."""
+    rows = frame[[person, *qids]].copy()
+    keys = list(qids)
+    if any(b.kind == "record_count_refinement" for b in model.bounds()):
+        rows["__records"] = (
+            rows.assign(__one=1).groupby([*qids, person], dropna=False)["__one"].transform("size")
+        )
+        keys.append("__records")
+    rows["__class"] = rows.groupby(keys, dropna=False, sort=False).ngroup().to_numpy()
+    rows["__code"], width = _codes(frame[sa])
+    classes = int(rows["__class"].max()) + 1
+    cls = rows["__class"].to_numpy(np.int64)
+    code = rows["__code"].to_numpy(np.int64)
+    record_histogram = np.zeros((classes, width), dtype=np.int64)
+    np.add.at(record_histogram, (cls, code), 1)
+    per_individual = rows.groupby(["__class", person], sort=False)
+    sizes = per_individual.size().reset_index(name="n")
+    max_records = sizes.groupby("__class")["n"].max().reindex(range(classes)).to_numpy(np.int64)
+    pairs = rows.drop_duplicates(["__class", person, "__code"])
+    histogram = np.zeros((classes, width), dtype=np.int64)
+    np.add.at(histogram, (pairs["__class"].to_numpy(), pairs["__code"].to_numpy()), 1)
+    value_sets = per_individual["__code"].agg(lambda c: tuple(sorted(set(c)))).reset_index()
+    set_id, distinct_sets = pd.factorize(value_sets["__code"])
+    set_histogram = np.zeros((classes, len(distinct_sets)), dtype=np.int64)
+    np.add.at(set_histogram, (value_sets["__class"].to_numpy(), set_id), 1)
+    members = np.zeros((len(distinct_sets), width), dtype=np.int64)
+    for j, values in enumerate(distinct_sets):
+        members[j, list(values)] = 1
+    counts = np.bincount(value_sets["__class"].to_numpy(), minlength=classes).astype(np.int64)
+    column = model.sensitive_column or sa
+    return PartStats(
+        counts=counts,
+        histograms={column: histogram},
+        global_counts={column: np.bincount(code, minlength=width).astype(np.int64)},
+        records=record_histogram.sum(axis=1),
+        max_person_records=max_records,
+        record_histograms={column: record_histogram},
+        set_histograms={column: set_histogram},
+        set_members={column: members},
+    )
+
+
+def reads_records(model: PrivacyModel) -> bool:
+    """Whether the model counts persons but reads a sensitive value on each of their rows."""
+    return model.counts_persons and model.needs_sensitive and not model.reads_fingerprints
+
+
 def stats_of(
     frame: pd.DataFrame,
     qids: Sequence[str],
@@ -65,11 +124,15 @@ def stats_of(
 ) -> PartStats:
     """What the model's predicate sees for each class of ``frame`` (rows, or rows of persons
     linked by ``person``): individuals per class and the sensitive histograms, where persons
-    are counted once and a person's SA fingerprint is the set of their values; and what the
-    model ``requires`` besides: the text of the sensitive codes, and each class's persons in
-    ``population`` (rows with the same QID columns)."""
+    are counted once and a person's SA fingerprint is the set of their values (or, for models
+    reading each row's value, :func:`individual_stats`); and what the model ``requires``
+    besides: the text of the sensitive codes, and each class's persons in ``population`` (rows
+    with the same QID columns)."""
     qids = list(qids)
     column = sa or "__sa"
+    if reads_records(model):
+        assert person is not None and sa is not None
+        return individual_stats(frame, qids, model, sa=sa, person=person)
     if model.counts_persons:
         assert person is not None
         if model.reads_fingerprints:

@@ -49,6 +49,7 @@ from anonsql.algorithms.base import (
 )
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
+from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError
@@ -85,8 +86,19 @@ class Mondrian(Algorithm):
 
 
 class _MondrianRun:
-    def __init__(self, ws: Workspace, options: OptionsBase, progress: ProgressCallback) -> None:
+    """One run. ``individuals``: the working table holds individuals owning several records and
+    the models read every record's sensitive value (:mod:`.individuals`)."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        options: OptionsBase,
+        progress: ProgressCallback,
+        *,
+        individuals: IndividualAggregates | None = None,
+    ) -> None:
         assert isinstance(options, MondrianOptions)
+        self.individuals = individuals
         self.ws = ws
         self.engine = ws.engine
         self.strict = options.categorical_split == "strict"
@@ -97,8 +109,9 @@ class _MondrianRun:
         self.arrays = {
             d.index: HierarchyArrays(d.hierarchy) for d in self.categorical if d.hierarchy
         }
+        members = {individuals.column: individuals.set_members} if individuals else None
         self.planner = SplitPlanner(
-            PartEvaluator(ws.models, ws.sensitive),
+            PartEvaluator(ws.models, ws.sensitive, set_members=members),
             numeric=[d.index for d in self.dims if d.is_numeric],
             categorical=[d.index for d in self.categorical],
             strict=self.strict,
@@ -215,6 +228,8 @@ class _MondrianRun:
             histograms={s.column: hist.from_dense(s.global_counts[None, :]) for s in sensitive},
             global_counts={s.column: s.global_counts for s in sensitive},
         )
+        if self.individuals is not None:
+            root = self.individuals.root
         for model in self.ws.models:
             if not model.holds(root)[0]:
                 raise InfeasibleError(
@@ -245,14 +260,19 @@ class _MondrianRun:
             "ancestors": self.ws.work("ancestors"),
             "dims": self.dims,
         }
-        sa_tables = {
-            col: e.query_arrow(
-                "mondrian/candidates", sa=self.ws.sensitive_by_column(col).code, **common
+        if self.individuals is not None:
+            bins = self.individuals.bins(e, common)
+        else:
+            sa_tables = {
+                col: e.query_arrow(
+                    "mondrian/candidates", sa=self.ws.sensitive_by_column(col).code, **common
+                )
+                for col in self.sa_columns
+            }
+            count_table = (
+                None if sa_tables else e.query_arrow("mondrian/candidates", sa=None, **common)
             )
-            for col in self.sa_columns
-        }
-        count_table = None if sa_tables else e.query_arrow("mondrian/candidates", sa=None, **common)
-        bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
+            bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
         if len(bins) == 0:
             return None
         chosen, suppressed = self.planner.plan(
