@@ -17,11 +17,14 @@ from anonsql.errors import SpecError
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
 from anonsql.metrics.measure import release_context
+from anonsql.plan import Plan
+from anonsql.plan import plan as plan_run
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import read_release
 from anonsql.report import RunResult
+from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
@@ -100,6 +103,14 @@ def run(
     spec = as_spec(spec)
     with _engine_for(spec, engine) as eng:
         return pipeline.run(spec, eng, progress or _quiet)
+
+
+def plan(spec: Spec | Mapping[str, Any] | str | Path, *, engine: Engine | None = None) -> Plan:
+    """What ``run`` would do (``anonsql run --dry-run``): the spec resolved against the
+    database, which is only read."""
+    spec = as_spec(spec)
+    with _engine_for(spec, engine) as eng:
+        return plan_run(spec, eng)
 
 
 def check(
@@ -223,7 +234,10 @@ __all__ = [
     "connect_database",
     "metrics",
     "open_engine",
+    "plan",
     "query_accuracy",
+    "render_report",
     "run",
     "status",
+    "write_report",
 ]

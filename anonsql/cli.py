@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +20,14 @@ from typing import Any, TypeVar
 import click
 import yaml
 from rich.console import Console
+from rich.logging import RichHandler
+from rich.progress import (
+    Progress,
+    SpinnerColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from anonsql import api
@@ -27,6 +36,7 @@ from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
+from anonsql.plan import Plan
 from anonsql.privacy.check import CheckResult
 from anonsql.report import RunResult
 from anonsql.samples import (
@@ -47,6 +57,45 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _progress(message: str) -> None:
     err.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
+
+
+@contextlib.contextmanager
+def progress_bar(quiet: bool = False) -> Iterator[Callable[[str], None]]:
+    """A progress callback: each step's message is printed on stderr, and on a terminal a
+    live line shows the current step, the count of steps (rounds, loads, verification) and the
+    elapsed time."""
+    if quiet:
+        yield lambda message: None
+        return
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[dim]anonsql:[/dim] {task.description}"),
+        TaskProgressColumn("step {task.completed}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def update(message: str) -> None:
+            bar.console.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
+            bar.update(task, description=message, advance=1)
+
+        yield update
+
+
+def emit_json(found: Any) -> None:
+    """Print one JSON document on stdout (for jq and pipelines)."""
+    click.echo(json.dumps(found, default=str, indent=None))
+
+
+def _configure_logging(level: str) -> None:
+    handler = RichHandler(console=err, show_path=False, markup=False, rich_tracebacks=False)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    root = logging.getLogger("anonsql")
+    root.handlers = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
 
 
 def handle_errors(func: F) -> F:
@@ -77,20 +126,71 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group()
+@click.group(context_settings={"auto_envvar_prefix": "ANONSQL"})
 @click.version_option(package_name="anonsql")
-def main() -> None:
-    """Anonymize warehouse tables where they live."""
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Show the SQL anonsql runs on stderr (string literals redacted); same as "
+    "--log-level debug.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default="warning",
+    show_default=True,
+    help="Log level on stderr; debug shows every statement with its values redacted.",
+)
+def main(verbose: int, log_level: str) -> None:
+    """Anonymize warehouse tables where they live.
+
+    Every option can also be set by an environment variable: ANONSQL_<OPTION> for the options
+    before the command (ANONSQL_LOG_LEVEL=debug), ANONSQL_<COMMAND>_<OPTION> for a command's
+    (ANONSQL_RUN_QUIET=1, ANONSQL_STATUS_JSON=1); --database and --engine also read
+    ANONSQL_DATABASE and ANONSQL_ENGINE.
+    """
+    _configure_logging("debug" if verbose else log_level)
 
 
 @main.command()
 @click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Validate the spec against the database and print the plan and the SQL that "
+    "validation ran (the run's first statements); write nothing.",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the release's HTML report to this file.",
+)
 @handle_errors
-def run(spec: Path, quiet: bool) -> None:
+def run(spec: Path, quiet: bool, as_json: bool, dry_run: bool, report_path: Path | None) -> None:
     """Anonymize and publish as declared in SPEC (a YAML file)."""
-    result = api.run(spec, progress=None if quiet else _progress)
-    print_result(result)
+    if dry_run:
+        found = api.plan(spec)
+        if as_json:
+            emit_json(found.summary())
+        else:
+            print_plan(found)
+        return
+    with progress_bar(quiet) as progress:
+        result = api.run(spec, progress=progress)
+        if report_path is not None:
+            progress("writing the report")
+            with api.open_engine(api.as_spec(spec)) as engine:
+                api.write_report(engine, result.names.main, report_path)
+    if as_json:
+        emit_json(result_summary(result, report_path))
+    else:
+        print_result(result)
+        if report_path is not None:
+            out.print(f"report: {report_path}")
 
 
 def parse_model(text: str) -> dict[str, Any]:
@@ -116,8 +216,12 @@ def parse_model(text: str) -> dict[str, Any]:
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--relation", help="schema.table or view to check.")
 @click.option("--qid", "qids", multiple=True, help="A quasi-identifier column (repeat).")
 @click.option(
@@ -131,6 +235,7 @@ def parse_model(text: str) -> dict[str, Any]:
     help="The column linking the rows of one person (1:M data); person-level models count "
     "persons and build each person's SA fingerprint from their rows.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @handle_errors
 def check(
     spec: Path | None,
@@ -140,6 +245,7 @@ def check(
     qids: tuple[str, ...],
     models: tuple[str, ...],
     person: str | None,
+    as_json: bool,
 ) -> None:
     """Check a relation against privacy models; exit 4 if any class violates one.
 
@@ -163,15 +269,28 @@ def check(
             result = api.check(
                 engine, relation, list(qids), [parse_model(m) for m in models], person=person
             )
-    print_check(result)
+    if as_json:
+        emit_json(
+            {
+                "relation": str(result.relation),
+                "holds": result.holds,
+                "violations": dict(result.violations),
+            }
+        )
+    else:
+        print_check(result)
     if not result.holds:
         sys.exit(4)
 
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--output", "output", help="The published relation (schema.name).")
 @click.option(
     "--query-accuracy",
@@ -183,6 +302,7 @@ def check(
 @click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
 @click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON on stdout.")
 @handle_errors
 def metrics(
     spec: Path | None,
@@ -194,29 +314,40 @@ def metrics(
     sa_column: str | None,
     max_dimensions: int,
     bins: int,
+    as_json: bool,
 ) -> None:
     """Recompute the utility metrics of a published output."""
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "metrics", spec, database, engine_name, output)
         if query_accuracy:
-            print_query_accuracy(
-                api.query_accuracy(
-                    engine,
-                    relation,
-                    seed=seed,
-                    sa_column=sa_column,
-                    max_dimensions=max_dimensions,
-                    bins=bins,
-                )
+            accuracy = api.query_accuracy(
+                engine,
+                relation,
+                seed=seed,
+                sa_column=sa_column,
+                max_dimensions=max_dimensions,
+                bins=bins,
             )
+            if as_json:
+                emit_json(accuracy.summary())
+            else:
+                print_query_accuracy(accuracy)
         else:
-            print_metrics(api.metrics(engine, relation))
+            values = api.metrics(engine, relation)
+            if as_json:
+                emit_json([metric_json(m) for m in values])
+            else:
+                print_metrics(values)
 
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--output", "output", help="The published relation (schema.name).")
 @click.option(
     "--max-hidden",
@@ -256,8 +387,46 @@ def status(
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
+@click.option("--output", "output", help="The published relation (schema.name).")
+@click.option(
+    "--out",
+    "-o",
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The HTML file to write (default: <output name>.html here).",
+)
+@handle_errors
+def report(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    path: Path | None,
+) -> None:
+    """Write the HTML report of a published release: one self-contained file (charts as
+    inline SVG, no network, no JavaScript). It shows the source's most frequent quasi-identifier
+    values: keep it where the source may be read."""
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "report", spec, database, engine_name, output)
+        name = relation if isinstance(relation, TableName) else parse_relation(relation, "--output")
+        written = api.write_report(engine, name, path or Path(f"{name.name}.html"))
+    out.print(f"wrote {written}")
+
+
+@main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @handle_errors
 def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     """Drop working schemas left behind by killed runs (runs still running are left alone)."""
@@ -352,6 +521,53 @@ def open_release(
         raise SpecError(command, "missing arguments", "give SPEC, or --database and --output")
     engine = stack.enter_context(api.connect_database(engine_name, database, must_exist=True))
     return engine, output
+
+
+def metric_json(m: MetricValue) -> dict[str, Any]:
+    return {"metric": m.name, "attribute": m.attribute, "value": m.value}
+
+
+def result_summary(result: RunResult, report_path: Path | None = None) -> dict[str, Any]:
+    """A run's result as JSON: the certificate (its JSON fields parsed), the metrics, the
+    published relations and the search's figures."""
+    certificate: dict[str, Any] = {}
+    for key, value in result.certificate.items():
+        if (isinstance(value, str) and value[:1] in "[{") or value == "null":
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        certificate[key] = value
+    p = result.partitioning
+    return {
+        "output": str(result.names.main),
+        "verified": bool(result.certificate["verified"]),
+        "violations": dict(result.check.violations),
+        "certificate": certificate,
+        "metrics": [metric_json(m) for m in result.metrics],
+        "rounds": p.rounds,
+        "statements": p.statements,
+        "report": str(report_path) if report_path is not None else None,
+    }
+
+
+def print_plan(found: Plan) -> None:
+    table = Table(title="anonsql run --dry-run: nothing was written", show_header=False)
+    rows = [
+        ("source", f"{found.source} ({found.rows} rows)"),
+        ("models", ", ".join(found.models)),
+        ("algorithm", found.algorithm),
+        *((f"QID {c}", how) for c, how in found.quasi_identifiers),
+        ("published unchanged", ", ".join(found.published_unchanged) or "-"),
+        ("dropped", ", ".join(found.dropped) or "-"),
+        ("would publish", ", ".join(found.publishes)),
+        ("private companions", ", ".join(found.private)),
+        ("swap", found.swap),
+    ]
+    for label, value in rows:
+        table.add_row(label, value)
+    out.print(table)
+    out.print(f"\n-- the {len(found.statements)} statements validation ran (values redacted):")
+    for statement in found.statements:
+        out.print(statement + ";", highlight=False, markup=False, soft_wrap=True)
 
 
 def print_status(found: ReleaseStatus) -> None:
