@@ -2,7 +2,7 @@
 
 The public API, importable from here (``import anonsql; anonsql.run("adult.yaml")``)::
 
-    run, check, check_output, metrics, query_accuracy, status, cleanup    anonsql.api
+    run, plan, check, check_output, metrics, query_accuracy, status, cleanup  anonsql.api
     write_report, render_report                                           anonsql.report.html
     init_spec                                                             anonsql.init
     connect_database, open_engine, as_spec                                anonsql.api
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         connect_database,
         metrics,
         open_engine,
+        plan,
         query_accuracy,
         run,
         status,
@@ -60,6 +61,7 @@ _WHERE = {
             "connect_database",
             "metrics",
             "open_engine",
+            "plan",
             "query_accuracy",
             "run",
             "status",
@@ -126,6 +128,7 @@ __all__ = [
     "init_spec",
     "metrics",
     "open_engine",
+    "plan",
     "query_accuracy",
     "render_report",
     "run",

@@ -14,6 +14,7 @@ from anonsql import pipeline
 from anonsql.algorithms import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
+from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
 from anonsql.metrics.measure import release_context
@@ -111,6 +112,20 @@ def plan(spec: Spec | Mapping[str, Any] | str | Path, *, engine: Engine | None =
     spec = as_spec(spec)
     with _engine_for(spec, engine) as eng:
         return plan_run(spec, eng)
+
+
+def init(
+    engine: Engine,
+    table: str | TableName,
+    *,
+    engine_name: str | None = None,
+    database: str | None = None,
+) -> InitResult:
+    """Profile ``table`` and suggest a spec for it (``anonsql init``); ``database`` is what
+    the spec's ``database:`` key will say."""
+    return init_spec(
+        engine, _relation(table, "--table"), engine_name=engine_name, database=database
+    )
 
 
 def check(
@@ -232,6 +247,7 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "init",
     "metrics",
     "open_engine",
     "plan",

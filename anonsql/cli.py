@@ -34,6 +34,7 @@ from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
+from anonsql.init import InitResult
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.plan import Plan
@@ -156,7 +157,13 @@ def main(verbose: int, log_level: str) -> None:
 @main.command()
 @click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_RUN_JSON",
+    help="Print the result as JSON on stdout.",
+)
 @click.option(
     "--dry-run",
     is_flag=True,
@@ -166,6 +173,7 @@ def main(verbose: int, log_level: str) -> None:
 @click.option(
     "--report",
     "report_path",
+    envvar="ANONSQL_RUN_REPORT",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the release's HTML report to this file.",
 )
@@ -235,7 +243,13 @@ def parse_model(text: str) -> dict[str, Any]:
     help="The column linking the rows of one person (1:M data); person-level models count "
     "persons and build each person's SA fingerprint from their rows.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_CHECK_JSON",
+    help="Print the result as JSON on stdout.",
+)
 @handle_errors
 def check(
     spec: Path | None,
@@ -302,7 +316,13 @@ def check(
 @click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
 @click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
-@click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON on stdout.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_METRICS_JSON",
+    help="Print the metrics as JSON on stdout.",
+)
 @handle_errors
 def metrics(
     spec: Path | None,
@@ -356,7 +376,13 @@ def metrics(
     help="Accept a stale release while the share of source rows it hides (withheld by its "
     "guard or not covered) is at most this fraction.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_STATUS_JSON",
+    help="Print the status as JSON.",
+)
 @handle_errors
 def status(
     spec: Path | None,
@@ -439,6 +465,65 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     with engine:
         removed = api.cleanup(engine)
     out.print(f"removed {len(removed)} working schemas of runs that no longer run")
+
+
+@main.command()
+@click.option(
+    "--database",
+    envvar="ANONSQL_DATABASE",
+    required=True,
+    help="The database holding the table (DuckDB file, or a libpq string with --engine postgres).",
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
+@click.option("--table", required=True, help="The table to anonymize (schema.table).")
+@click.option(
+    "--out",
+    "-o",
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the spec to this file (default: print it on stdout).",
+)
+@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_INIT_JSON",
+    help="Print the profile as JSON instead.",
+)
+@handle_errors
+def init(
+    database: str,
+    engine_name: str,
+    table: str,
+    path: Path | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Profile a table and write a spec skeleton for it: every column's type, distinct values,
+    NULL share and uniqueness (in SQL), suggested roles and hierarchies with the reason for each,
+    and the table's re-identification risk. Check the roles, then `anonsql run` the spec."""
+    if path is not None and path.exists() and not force:
+        raise SpecError("--out", f"{path} exists", "give another file, or --force to overwrite")
+    with api.connect_database(engine_name, database, must_exist=True) as engine:
+        written_db = database
+        if engine.database_is_path and path is not None:
+            written_db = os.path.relpath(Path(database).resolve(), path.resolve().parent)
+        found = api.init(engine, table, engine_name=engine_name, database=written_db)
+    if as_json:
+        emit_json(init_summary(found))
+    elif path is None:
+        click.echo(found.yaml, nl=False)
+    else:
+        path.write_text(found.yaml, encoding="utf-8")
+        qids = [s.column for s in found.suggestions if s.role == "quasi_identifier"]
+        out.print(
+            f"wrote {path}: {len(found.suggestions)} columns, quasi-identifiers: "
+            f"{', '.join(qids) or 'none'}. Check the roles, then: anonsql run {path}",
+            highlight=False,
+        )
 
 
 @main.command()
@@ -546,6 +631,40 @@ def result_summary(result: RunResult, report_path: Path | None = None) -> dict[s
         "rounds": p.rounds,
         "statements": p.statements,
         "report": str(report_path) if report_path is not None else None,
+    }
+
+
+def init_summary(found: InitResult) -> dict[str, Any]:
+    suggested = {s.column: s for s in found.suggestions}
+    return {
+        "table": str(found.table),
+        "columns": [
+            {
+                "name": p.name,
+                "type": p.data_type,
+                "rows": p.rows,
+                "distinct": p.distinct,
+                "null_share": p.null_share,
+                "uniqueness": p.uniqueness,
+                "role": suggested[p.name].role,
+                "declaration": suggested[p.name].declaration,
+                "reasons": list(suggested[p.name].reasons),
+            }
+            for p in found.profiles
+        ],
+        "risk": None
+        if found.risk is None
+        else {
+            "qids": list(found.risk.qids),
+            "rows": found.risk.rows,
+            "classes": found.risk.classes,
+            "unique_rows": found.risk.unique_rows,
+            "below_5": found.risk.below_5,
+            "below_10": found.risk.below_10,
+            "highest": found.risk.highest,
+            "average": found.risk.average,
+        },
+        "spec": found.yaml,
     }
 
 

@@ -127,7 +127,9 @@ def suggest(p: ColumnProfile) -> Suggestion:
             if p.uniqueness >= NEAR_UNIQUE
             else "its name suggests a direct identifier"
         )
-        return Suggestion(p.name, "identifier", {"role": "identifier"}, (facts, why, "dropped from the release"))
+        return Suggestion(
+            p.name, "identifier", {"role": "identifier"}, (facts, why, "dropped from the release")
+        )
     if re.search(_SENSITIVE_NAMES, lowered):
         return Suggestion(
             p.name,
