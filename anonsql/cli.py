@@ -24,7 +24,6 @@ from rich.logging import RichHandler
 from rich.progress import (
     Progress,
     SpinnerColumn,
-    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -71,7 +70,7 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[str], None]]:
     with Progress(
         SpinnerColumn(),
         TextColumn("[dim]anonsql:[/dim] {task.description}"),
-        TaskProgressColumn("step {task.completed}"),
+        TextColumn("[cyan]step {task.completed:.0f}[/cyan]"),
         TimeElapsedColumn(),
         console=err,
         transient=True,
