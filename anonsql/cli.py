@@ -21,6 +21,7 @@ import click
 import yaml
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 from rich.progress import (
     Progress,
     SpinnerColumn,
@@ -105,7 +106,10 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
             err.print(
-                f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True
+                f"[bold red]error:[/bold red] {escape(str(exc))}",
+                highlight=False,
+                markup=True,
+                soft_wrap=True,
             )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:

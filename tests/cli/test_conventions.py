@@ -192,3 +192,11 @@ def test_package_conventions() -> None:
     extras = project["optional-dependencies"]
     assert {"postgres", "dbt", "spark", "report"} <= set(extras)
     assert (ROOT / "anonsql" / "py.typed").is_file()
+
+
+def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
+    """An error's text is printed as it is (rich markup would eat ``[postgres]``)."""
+    db = make_db(tmp_path)
+    spec = write_spec(tmp_path, db, k=5, algorithm="[no_such_algorithm]")
+    ran = CliRunner().invoke(main, ["run", str(spec), "--quiet"])
+    assert ran.exit_code == 2 and "[no_such_algorithm]" in ran.stderr
