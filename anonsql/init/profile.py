@@ -40,12 +40,13 @@ class ColumnProfile:
 
     @property
     def zip_like(self) -> bool:
-        """Digits only, of (nearly) one length of 3 to 10, with many distinct values."""
+        """Text of digits only, of (nearly) one length of 3 to 10, with many distinct values
+        (numbers stored as numbers are taken for codes only when their name says so)."""
         present = self.rows - self.nulls
         return (
             present > 0
             and self.digit_rows == present
-            and self.type_class in (TypeClass.TEXT, TypeClass.INTEGER)
+            and self.type_class is TypeClass.TEXT
             and self.longest is not None
             and self.shortest is not None
             and 3 <= self.longest <= 10

@@ -76,13 +76,14 @@ def _qid_reason(name: str) -> str | None:
 
 def _hierarchy(p: ColumnProfile) -> tuple[dict[str, Any], str]:
     """The declaration of a quasi-identifier and why it generalizes that way."""
-    if p.zip_like:
+    named_code = re.search(_QID_NAMES["a zip or postal code"], p.name.lower()) is not None
+    if p.zip_like or (named_code and p.type_class is TypeClass.INTEGER):
         builder: dict[str, Any] = {"builder": "mask", "char": "*"}
         if p.type_class is TypeClass.INTEGER:
             builder["pad"] = "0"
         return (
             {"hierarchy": builder},
-            "zip-like codes (digits only, one length): masked from the end (0213*, 021**, ...)",
+            "zip-like codes: masked from the end (0213*, 021**, ...)",
         )
     if p.type_class is TypeClass.TEMPORAL:
         return (

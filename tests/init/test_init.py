@@ -39,6 +39,8 @@ def patients(n: int = 600) -> pa.Table:
             ],
             "visits": [2 * (i % 10) + i % 2 for i in range(n)],
             "cohort": [None if i % 10 == 0 else f"group {i % 3}" for i in range(n)],
+            "area": [f"{(i * 29) % 97:05d}" for i in range(n)],
+            "weight": [40_000 + 1000 * ((i * 7) % 13) for i in range(n)],
         }
     )
 
@@ -50,7 +52,9 @@ def test_profile_roles_and_hierarchies(engine: Engine) -> None:
     assert profile["patient_id"].uniqueness == 1.0 and profile["sex"].distinct == 2
     assert profile["cohort"].null_share == 0.1 and profile["cohort"].nulls == 60
     assert profile["birth_date"].type_class is TypeClass.TEMPORAL
-    assert profile["zip"].zip_like and not profile["age"].zip_like
+    # digit-only text is taken for a code; numbers only when their name says so
+    assert profile["area"].zip_like and not profile["zip"].zip_like
+    assert not profile["weight"].zip_like
     roles = {s.column: s for s in found.suggestions}
     assert {c: s.role for c, s in roles.items()} == {
         "patient_id": "identifier",
@@ -63,10 +67,13 @@ def test_profile_roles_and_hierarchies(engine: Engine) -> None:
         "diagnosis": "sensitive",
         "visits": "identifier",  # flagged: it gives sex away
         "cohort": "insensitive",
+        "area": "quasi_identifier",
+        "weight": "insensitive",
     }
     assert roles["age"].declaration == {"role": "quasi_identifier", "type": "numeric"}
     assert roles["birth_date"].declaration["hierarchy"]["builder"] == "date"
     assert roles["zip"].declaration["hierarchy"] == {"builder": "mask", "char": "*", "pad": "0"}
+    assert roles["area"].declaration["hierarchy"] == {"builder": "mask", "char": "*"}
     assert roles["sex"].declaration["hierarchy"]["builder"] == "ordered"
     assert any("FLAGGED" in r and "sex" in r for r in roles["visits"].reasons)
     assert any("near-unique" in r for r in roles["email"].reasons)
