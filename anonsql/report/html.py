@@ -63,6 +63,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _figure(value: float) -> str:
+    return f"{value:,.0f}" if value.is_integer() else f"{value:,.4g}"
+
+
 def _percent(value: float) -> str:
     return f"{value:.1f} %"
 
@@ -234,7 +238,7 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
         if m["metric"] == "ncp" and m["attribute"] is not None
     ]
     others = [
-        (m["metric"], m["attribute"] or "", f"{float(m['value']):,.4g}")
+        (m["metric"], m["attribute"] or "", _figure(float(m["value"])))
         for m in metrics
         if not str(m["metric"]).startswith(RISK_METRIC_PREFIXES)
     ]
@@ -339,7 +343,7 @@ def _risk_section(
     ]
     # HOOK (issue 16): risk metrics recorded by the run, shown when present
     recorded = [
-        (m["metric"], m["attribute"] or "", f"{float(m['value']):,.4g}")
+        (m["metric"], m["attribute"] or "", _figure(float(m["value"])))
         for m in metrics
         if str(m["metric"]).startswith(RISK_METRIC_PREFIXES)
     ]
