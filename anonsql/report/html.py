@@ -57,10 +57,11 @@ def _rows(engine: Engine, template: str, **params: Any) -> list[dict[str, Any]]:
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
+    thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""
     body = "".join(
         "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<table>{thead}<tbody>{body}</tbody></table>"
 
 
 def _figure(value: float) -> str:
@@ -189,6 +190,8 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
     cert = release.certificate
     names = release.names
     sections: list[Section] = []
+    # classes count persons in a 1:M release (its class metrics measure one row per person)
+    unit = "persons" if release.person is not None else "rows"
     metrics = _rows(engine, "select_all", relation=names.metrics)
     sizes = _rows(engine, "report/class_sizes", classes=names.classes)
     attributes = release.attributes(engine) if engine.exists(names.attributes) else []
@@ -226,9 +229,9 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
     sections.append(
         Section(
             "Equivalence classes",
-            f"{cert['classes']} classes; rows by the size of the class they are in. Larger "
+            f"{cert['classes']} classes; {unit} by the size of the class they are in. Larger "
             "classes hide individuals better and cost more information.",
-            (bar_chart(_size_bins(sizes), title="rows by class size"),),
+            (bar_chart(_size_bins(sizes), title=f"{unit} by class size"),),
         )
     )
     # information loss
@@ -320,24 +323,29 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
             tuple(diversity),
         )
     )
-    sections.append(_risk_section(cert, metrics, sizes))
+    sections.append(_risk_section(cert, metrics, sizes, unit))
     sections.append(_linked_section(cert))
     return release, sections
 
 
 def _risk_section(
-    cert: Mapping[str, Any], metrics: list[dict[str, Any]], sizes: list[dict[str, Any]]
+    cert: Mapping[str, Any],
+    metrics: list[dict[str, Any]],
+    sizes: list[dict[str, Any]],
+    unit: str = "rows",
 ) -> Section:
     rows = sum(int(r["class_size"]) * int(r["classes"]) for r in sizes)
     classes = sum(int(r["classes"]) for r in sizes)
     smallest = min((int(r["class_size"]) for r in sizes), default=0)
     body = [
-        bar_chart(_risk_bins(sizes), title="rows by re-identification probability (1/class size)"),
+        bar_chart(
+            _risk_bins(sizes), title=f"{unit} by re-identification probability (1/class size)"
+        ),
         _table(
             ["figure", "value"],
             [
                 ("highest probability (1 / smallest class)", _percent(100 / (smallest or 1))),
-                ("average probability (classes / rows)", _percent(100 * classes / (rows or 1))),
+                (f"average probability (classes / {unit})", _percent(100 * classes / (rows or 1))),
             ],
         ),
     ]

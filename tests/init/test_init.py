@@ -88,7 +88,10 @@ def test_profile_roles_and_hierarchies(engine: Engine) -> None:
     spec = yaml.safe_load(found.yaml)
     assert spec["columns"]["visits"] == {"role": "identifier"}
     assert spec["source"] == "main.patients" and spec["engine"] == engine.name
-    # the skeleton runs as written: verified, every row still there
+    # the skeleton runs as written: the dry run plans it, the run verifies, no row is lost
+    planned = api.plan(spec, engine=engine)
+    assert planned.rows == 600 and "visits" in planned.dropped
+    assert not engine.exists(TableName("patients", "anon"))
     result = api.run(spec, engine=engine)
     assert result.certificate["verified"] and result.certificate["published_rows"] == 600
 
