@@ -541,9 +541,11 @@ def init(
 def demo(database: str, k: int) -> None:
     """Anonymize the shipped Adult sample in embedded DuckDB and show the result."""
     with api.connect_database("duckdb", database) as engine:
-        rows = load_adult(engine)
-        _progress(f"loaded the Adult sample: {rows} rows into main.adult")
-        result = api.run(adult_spec(database, k=k), engine=engine, progress=_progress)
+        with progress_bar() as progress:
+            progress("loading the Adult sample")
+            rows = load_adult(engine)
+            progress(f"loaded the Adult sample: {rows} rows into main.adult")
+            result = api.run(adult_spec(database, k=k), engine=engine, progress=progress)
         print_result(result)
         show_sample(engine, result, [*ADULT_QIDS, "class"])
         if database != ":memory:":
