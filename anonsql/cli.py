@@ -34,12 +34,12 @@ from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.init import InitResult
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.plan import Plan
 from anonsql.privacy.check import CheckResult
 from anonsql.report import RunResult
+from anonsql.report.report import metric_json
 from anonsql.samples import (
     MULTI_TABLE_SAMPLES,
     SAMPLES,
@@ -197,7 +197,7 @@ def run(spec: Path, quiet: bool, as_json: bool, dry_run: bool, report_path: Path
             with api.open_engine(api.as_spec(spec)) as engine:
                 api.write_report(engine, result.names.main, report_path)
     if as_json:
-        emit_json(result_summary(result, report_path))
+        emit_json({**result.summary_json(), "report": str(report_path) if report_path else None})
     else:
         print_result(result)
         if report_path is not None:
@@ -516,7 +516,7 @@ def init(
             written_db = os.path.relpath(Path(database).resolve(), path.resolve().parent)
         found = api.init(engine, table, engine_name=engine_name, database=written_db)
     if as_json:
-        emit_json(init_summary(found))
+        emit_json(found.summary())
     elif path is None:
         click.echo(found.yaml, nl=False)
     else:
@@ -611,66 +611,6 @@ def open_release(
         raise SpecError(command, "missing arguments", "give SPEC, or --database and --output")
     engine = stack.enter_context(api.connect_database(engine_name, database, must_exist=True))
     return engine, output
-
-
-def metric_json(m: MetricValue) -> dict[str, Any]:
-    return {"metric": m.name, "attribute": m.attribute, "value": m.value}
-
-
-def result_summary(result: RunResult, report_path: Path | None = None) -> dict[str, Any]:
-    """A run's result as JSON: the certificate (its JSON fields parsed), the metrics, the
-    published relations and the search's figures."""
-    certificate: dict[str, Any] = {}
-    for key, value in result.certificate.items():
-        if (isinstance(value, str) and value[:1] in "[{") or value == "null":
-            with contextlib.suppress(ValueError):
-                value = json.loads(value)
-        certificate[key] = value
-    p = result.partitioning
-    return {
-        "output": str(result.names.main),
-        "verified": bool(result.certificate["verified"]),
-        "violations": dict(result.check.violations),
-        "certificate": certificate,
-        "metrics": [metric_json(m) for m in result.metrics],
-        "rounds": p.rounds,
-        "statements": p.statements,
-        "report": str(report_path) if report_path is not None else None,
-    }
-
-
-def init_summary(found: InitResult) -> dict[str, Any]:
-    suggested = {s.column: s for s in found.suggestions}
-    return {
-        "table": str(found.table),
-        "columns": [
-            {
-                "name": p.name,
-                "type": p.data_type,
-                "rows": p.rows,
-                "distinct": p.distinct,
-                "null_share": p.null_share,
-                "uniqueness": p.uniqueness,
-                "role": suggested[p.name].role,
-                "declaration": suggested[p.name].declaration,
-                "reasons": list(suggested[p.name].reasons),
-            }
-            for p in found.profiles
-        ],
-        "risk": None
-        if found.risk is None
-        else {
-            "qids": list(found.risk.qids),
-            "rows": found.risk.rows,
-            "classes": found.risk.classes,
-            "unique_rows": found.risk.unique_rows,
-            "below_5": found.risk.below_5,
-            "below_10": found.risk.below_10,
-            "highest": found.risk.highest,
-            "average": found.risk.average,
-        },
-        "spec": found.yaml,
-    }
 
 
 def print_plan(found: Plan) -> None:

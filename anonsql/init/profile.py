@@ -104,21 +104,6 @@ def profile_table(engine: Engine, table: TableName) -> list[ColumnProfile]:
     return found
 
 
-def numeric_ranges(
-    engine: Engine, table: TableName, columns: Sequence[str]
-) -> dict[str, tuple[float, float]]:
-    """(smallest, largest) of numeric columns (those with values)."""
-    if not columns:
-        return {}
-    row = engine.query_arrow("init/numeric_range", relation=table, columns=list(columns))
-    values = row.to_pylist()[0]
-    return {
-        c: (float(values[f"min{i}"]), float(values[f"max{i}"]))
-        for i, c in enumerate(columns)
-        if values[f"min{i}"] is not None
-    }
-
-
 def source_risk(engine: Engine, table: TableName, qids: Sequence[str]) -> SourceRisk | None:
     """The source's risk over ``qids`` (None without any)."""
     if not qids:

@@ -15,7 +15,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from anonsql.engines import Engine, TypeClass
@@ -64,6 +64,32 @@ class InitResult:
     suggestions: tuple[Suggestion, ...]
     risk: SourceRisk | None
     yaml: str
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready: each column's profile and suggestion, the risk, the spec text."""
+        suggested = {s.column: s for s in self.suggestions}
+        risk = self.risk
+        return {
+            "table": str(self.table),
+            "columns": [
+                {
+                    "name": p.name,
+                    "type": p.data_type,
+                    "rows": p.rows,
+                    "distinct": p.distinct,
+                    "null_share": p.null_share,
+                    "uniqueness": p.uniqueness,
+                    "role": suggested[p.name].role,
+                    "declaration": suggested[p.name].declaration,
+                    "reasons": list(suggested[p.name].reasons),
+                }
+                for p in self.profiles
+            ],
+            "risk": None
+            if risk is None
+            else {**asdict(risk), "highest": risk.highest, "average": risk.average},
+            "spec": self.yaml,
+        }
 
 
 def _qid_reason(name: str) -> str | None:
