@@ -33,6 +33,7 @@ from rich.table import Table
 from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
+from anonsql.engines.base import redact_values
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
@@ -90,9 +91,19 @@ def emit_json(found: Any) -> None:
     click.echo(json.dumps(found, default=str, indent=None))
 
 
+class _RedactValues(logging.Filter):
+    """SQL reaches the log with its string and numeric literals hidden."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "anonsql.sql":
+            record.msg, record.args = redact_values(record.getMessage()), ()
+        return True
+
+
 def _configure_logging(level: str) -> None:
     handler = RichHandler(console=err, show_path=False, markup=False, rich_tracebacks=False)
     handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    handler.addFilter(_RedactValues())
     root = logging.getLogger("anonsql")
     root.handlers = [handler]
     root.setLevel(level.upper())
@@ -136,7 +147,7 @@ def handle_errors(func: F) -> F:
     "-v",
     "--verbose",
     count=True,
-    help="Show the SQL anonsql runs on stderr (string literals redacted); same as "
+    help="Show the SQL anonsql runs on stderr (string and numeric literals redacted); same as "
     "--log-level debug.",
 )
 @click.option(

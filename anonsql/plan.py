@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from anonsql.engines import Engine
-from anonsql.engines.base import redact
+from anonsql.engines.base import redact_values
 from anonsql.hierarchies import load_hierarchies
 from anonsql.release import OutputNames
 from anonsql.resolve import resolve
@@ -45,7 +45,7 @@ class Plan:
     publishes: tuple[str, ...]
     private: tuple[str, ...]
     swap: str
-    #: The statements the validation ran, string literals redacted.
+    #: The statements the validation ran, string and numeric literals redacted.
     statements: tuple[str, ...]
 
     def summary(self) -> dict[str, Any]:
@@ -92,5 +92,5 @@ def plan(spec: Spec, engine: Engine) -> Plan:
             if engine.transactional_ddl
             else "versioned relations, views repointed after verification"
         ),
-        statements=tuple(redact(s) for s in seen),
+        statements=tuple(redact_values(s) for s in seen),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,6 +66,7 @@ def test_dry_run_writes_nothing_and_shows_the_plan(tmp_path: Path) -> None:
     assert plan["quasi_identifiers"]["age"].startswith("numeric")
     assert "anon.people" in plan["publishes"] and plan["dropped"] == ["name"]
     assert plan["statements"] and all("'…'" in s or "'" not in s for s in plan["statements"])
+    assert not any(re.search(r"\b\d{2,}\b", s) for s in plan["statements"])
     text = runner.invoke(main, ["run", str(spec), "--dry-run"])
     assert "nothing was written" in text.stdout and "SELECT" in text.stdout
     with DuckDBEngine(db) as engine:
@@ -82,6 +84,10 @@ def test_verbose_shows_redacted_sql(tmp_path: Path) -> None:
     assert "'…'" in ran.stderr
     for value in ("Austin", "Toronto", "Boston"):
         assert value not in ran.stderr
+    # numbers too: incomes are multiples of 1000 from 10000 to 200000, and their extremes and
+    # split points would otherwise reach the SQL as literals
+    assert " # " in ran.stderr
+    assert not re.findall(r"\b\d{2,3}000\b", ran.stderr)
     quiet = CliRunner().invoke(main, ["run", str(spec), "--quiet"])
     assert "SELECT" not in quiet.stderr
 
