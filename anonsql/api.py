@@ -14,15 +14,19 @@ from anonsql import pipeline
 from anonsql.algorithms import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
+from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
 from anonsql.metrics.identity_reserved import ReleaseMetrics, release_metrics
 from anonsql.metrics.measure import release_context
+from anonsql.plan import Plan
+from anonsql.plan import plan as plan_run
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import read_release
 from anonsql.report import RunResult
+from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
 from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_risk
 from anonsql.risk.attackers import DEFAULT_THRESHOLD
@@ -103,6 +107,28 @@ def run(
     spec = as_spec(spec)
     with _engine_for(spec, engine) as eng:
         return pipeline.run(spec, eng, progress or _quiet)
+
+
+def plan(spec: Spec | Mapping[str, Any] | str | Path, *, engine: Engine | None = None) -> Plan:
+    """What ``run`` would do (``anonsql run --dry-run``): the spec resolved against the
+    database, which is only read."""
+    spec = as_spec(spec)
+    with _engine_for(spec, engine) as eng:
+        return plan_run(spec, eng)
+
+
+def init(
+    engine: Engine,
+    table: str | TableName,
+    *,
+    engine_name: str | None = None,
+    database: str | None = None,
+) -> InitResult:
+    """Profile ``table`` and suggest a spec for it (``anonsql init``); ``database`` is what
+    the spec's ``database:`` key will say."""
+    return init_spec(
+        engine, _relation(table, "--table"), engine_name=engine_name, database=database
+    )
 
 
 def check(
@@ -300,10 +326,14 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "init",
     "metrics",
     "open_engine",
+    "plan",
     "query_accuracy",
+    "render_report",
     "risk",
     "run",
     "status",
+    "write_report",
 ]

@@ -3,6 +3,7 @@ people read (the CLI prints it; ``anonsql report`` renders more)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,11 @@ from anonsql.release import OutputNames, person_facts
 from anonsql.verify import Verification
 
 
+def metric_json(m: MetricValue) -> dict[str, Any]:
+    """One metric value as JSON-ready values."""
+    return {"metric": m.name, "attribute": m.attribute, "value": m.value}
+
+
 @dataclass(frozen=True)
 class RunResult:
     """What a run published (``names``), its verification, metrics and certificate, and how
@@ -31,6 +37,25 @@ class RunResult:
 
     def metric(self, name: str, attribute: str | None = None) -> float:
         return Measurement(self.metrics).value(name, attribute)
+
+    def summary_json(self) -> dict[str, Any]:
+        """The result as JSON-ready values (``anonsql run --json``): the certificate with its
+        JSON fields parsed, the violations, the metrics and the search's figures."""
+        certificate: dict[str, Any] = {}
+        for key, value in self.certificate.items():
+            if (isinstance(value, str) and value[:1] in "[{") or value == "null":
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            certificate[key] = value
+        return {
+            "output": str(self.names.main),
+            "verified": bool(self.certificate["verified"]),
+            "violations": dict(self.check.violations),
+            "certificate": certificate,
+            "metrics": [metric_json(m) for m in self.metrics],
+            "rounds": self.partitioning.rounds,
+            "statements": self.partitioning.statements,
+        }
 
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) lines summing up the run."""
