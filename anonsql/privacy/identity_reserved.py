@@ -183,6 +183,9 @@ class IdentityReservedModel(PrivacyModel):
     counts_persons = True
     supports_suppression = True
     reference = REFERENCE
+    #: Not yet in the dbt package: their templates live in ``identity_reserved/`` and take the
+    #: record-count option as ``by_count``, which the generator cannot derive; `anonsql check`.
+    dbt_test = False
 
     @property
     def column(self) -> str:
