@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import random_data
 import reference
-from fixtures import R_DOUBLE_PRIME, R_PRIME, record_of_tuple, records
+from dependency_fixtures import R_DOUBLE_PRIME, R_PRIME, record_of_tuple, records
 
 from anonsql.dependency import k_assemble, k_member, pair_enum, top_down
 from anonsql.dependency.encoding import EncodedRecords

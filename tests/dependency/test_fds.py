@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
-from fixtures import FDS, TABLE3, TABLE6
+from dependency_fixtures import FDS, TABLE3, TABLE6
 
 from anonsql.dependency.fds import (
     FunctionalDependency,

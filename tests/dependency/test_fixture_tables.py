@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from fixtures import FDS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE5, hierarchies, quasis
+from dependency_fixtures import FDS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE5, hierarchies, quasis
 
 from anonsql.dependency import parse_fds, release_loss
 from anonsql.engines import Engine

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 import random_data
-from fixtures import FDS, hierarchies, quasis, table3
+from dependency_fixtures import FDS, hierarchies, quasis, table3
 from helpers import load_people, people_spec
 
 from anonsql import api

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from fixtures import DISEASE, EDUCATION, JOB, publish, published_frames
+from personalized_fixtures import DISEASE, EDUCATION, JOB, publish, published_frames
 
 from anonsql.engines import Engine
 from anonsql.personalized.buckets import bucket_counts

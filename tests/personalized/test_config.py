@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fixtures import JOB, SALARY_PAPER, paper_config, safe_config
+from personalized_fixtures import JOB, SALARY_PAPER, paper_config, safe_config
 
 from anonsql.errors import SpecError
 from anonsql.personalized.config import (

@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from adversary import frame
-from fixtures import LOAN_PAPER, SALARY_PAPER, SALARY_TRIANGULAR
+from personalized_fixtures import LOAN_PAPER, SALARY_PAPER, SALARY_TRIANGULAR
 
 from anonsql.engines import Engine
 from anonsql.personalized.config import FuzzyTerms, NumericSA, PersonalizedConfig

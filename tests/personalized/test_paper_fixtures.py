@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from adversary import frame, raw_confidence, tuple_confidence
-from fixtures import (
+from personalized_fixtures import (
     PID_BY_SALARY,
     TABLE_2,
     TABLE_8,
@@ -35,7 +35,7 @@ def pid_partition(values: pd.DataFrame) -> set[frozenset[str]]:
 
 @pytest.fixture
 def paper(engine: Engine) -> Released:
-    from fixtures import load_table_2
+    from personalized_fixtures import load_table_2
 
     load_table_2(engine)
     return publish(engine, paper_config())

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from adversary import frame, mapping_confidence, raw_confidence
-from fixtures import (
+from personalized_fixtures import (
     JOB,
     TABLE_2,
     Released,

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from fixtures import JOB, load_table_2, publish, safe_config
+from personalized_fixtures import JOB, load_table_2, publish, safe_config
 
 from anonsql.engines import Engine
 from anonsql.errors import SpecError

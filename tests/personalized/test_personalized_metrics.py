@@ -4,7 +4,7 @@ exactly (query error 0, NCP 0) and one that publishes a single group (NCP 1)."""
 from __future__ import annotations
 
 import pytest
-from fixtures import load_table_2, paper_config, publish, safe_config
+from personalized_fixtures import load_table_2, paper_config, publish, safe_config
 
 from anonsql.engines import Engine
 from anonsql.personalized.config import CategoricalSA, ClusterKey, NumericSA

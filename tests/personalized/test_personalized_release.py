@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from adversary import frame, published_confidence, tuple_confidence
-from fixtures import (
+from personalized_fixtures import (
     DISEASE,
     EDUCATION,
     JOB,
