@@ -53,6 +53,8 @@ GENERATED = Path("macros") / "generated"
 #: Prefix of the macros generated from the shared templates (``_classes.sql``, ...).
 HELPER_PREFIX = "privacy__"
 FILTERS = {"ident": "ident", "qname": "qname", "lit": "lit"}
+#: Jinja's built-in filters the templates use, which dbt's Jinja has too: left as they are.
+BUILTIN_FILTERS = frozenset({"join", "length"})
 #: Plain SQL words of the templates that differ between engines -> a dispatched macro.
 SQL_WORDS = {" AS DOUBLE)": " AS {{ anonsql_dbt.type_double() }})"}
 #: Template parameters that are not a model parameter: the relation and its columns.
@@ -149,6 +151,10 @@ def translate(source: str, helpers: set[str], *, name: str) -> str:
         if kind == "operator" and value == "|":
             target = _significant(tokens, i + 1, 1)
             filter_name = tokens[target][1]
+            if filter_name in BUILTIN_FILTERS:
+                out.append((kind, value))
+                i += 1
+                continue
             if filter_name not in FILTERS:
                 raise GenerateError(f"{name}: unknown filter {filter_name!r}")
             after = _significant(tokens, target + 1, 1)

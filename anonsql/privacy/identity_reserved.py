@@ -18,7 +18,7 @@ individuals with value ``s``.
 
 The IR models count records and leak (Table 3's Q2: every individual has Hypertension); the EIR
 models count individuals. Each model has a SQL violation query over rows of persons
-(``sql_templates/identity_reserved/<name>.sql``: a person column, the quasi-identifiers, the
+(``sql_templates/privacy/<name>.sql``: a person column, the quasi-identifiers, the
 sensitive column, several rows per person; NULL is one sensitive value; statistics within the
 class, digest G4) and a vectorized predicate over :class:`~anonsql.privacy.base.PartStats`
 with its optional fields for individuals (``records``, ``max_person_records``,
@@ -175,7 +175,7 @@ def _at_most(key: str, name: str, value: int, bound: int, what: str) -> None:
 
 class IdentityReservedModel(PrivacyModel):
     """Base of the identity-reserved models: they count individuals (persons), need the person
-    column and a sensitive column, render ``identity_reserved/<name>``, and hold after whole
+    column and a sensitive column, render ``privacy/<name>``, and hold after whole
     individuals are suppressed (the algorithms never suppress part of an individual)."""
 
     needs_sensitive = True
@@ -183,9 +183,6 @@ class IdentityReservedModel(PrivacyModel):
     counts_persons = True
     supports_suppression = True
     reference = REFERENCE
-    #: Not yet in the dbt package: their templates live in ``identity_reserved/`` and take the
-    #: record-count option as ``by_count``, which the generator cannot derive; `anonsql check`.
-    dbt_test = False
 
     @property
     def column(self) -> str:
@@ -223,14 +220,15 @@ class IdentityReservedModel(PrivacyModel):
                 f"{self.name} counts individuals, but no column links an individual's rows",
                 "add `person_id: <column linking a person's rows>`",
             )
+        assert isinstance(self.params, IRParams)
         return renderer.render(
-            f"identity_reserved/{self.name}",
+            f"privacy/{self.name}",
             relation=relation,
             qids=list(qids),
             person=person,
             column=self.column,
             epsilon=EPSILON,
-            by_count=self.protects_record_counts,
+            record_counts=self.params.record_counts,
             **self.template_params(),
         )
 

@@ -3,7 +3,7 @@
   but not EIR l-diversity (pair 'kl'), or IR (alpha,beta)- but not EIR (alpha,beta)-anonymity
   (pair 'alpha_beta'). Returns all classes, those satisfying the IR model, and the vulnerable.
 #}
-{% from "identity_reserved/_classes.sql" import ir_base, ir_search, share_exceeded %}
+{% from "privacy/_ir_classes.sql" import ir_base, ir_search, share_exceeded %}
 WITH {% if pair == 'kl' %}RECURSIVE {% endif %}{{ ir_base(relation, qids, person, column, by_count) }},
 {% if pair == 'kl' %}
 {{ ir_search(l) }},
