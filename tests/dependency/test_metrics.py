@@ -10,7 +10,14 @@ import math
 import numpy as np
 import pytest
 import random_data
-from dependency_fixtures import R_DOUBLE_PRIME, R_PRIME, hierarchies, record_of_tuple, records, table3
+from dependency_fixtures import (
+    R_DOUBLE_PRIME,
+    R_PRIME,
+    hierarchies,
+    record_of_tuple,
+    records,
+    table3,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from adversary import frame, published_confidence, tuple_confidence
+from helpers import snapshot
 from personalized_fixtures import (
     DISEASE,
     EDUCATION,
@@ -31,7 +32,6 @@ from personalized_fixtures import (
     multiset,
     table_2,
 )
-from helpers import snapshot
 
 from anonsql import api
 from anonsql.engines import DuckDBEngine, Engine
