@@ -27,7 +27,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
 test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
-	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q
+	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q -n 2 --durations=30
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python bench/run.py
