@@ -47,6 +47,12 @@ from anonsql.algorithms.base import (
 )
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
+from anonsql.algorithms.mondrian.split_choice import (
+    LossModel,
+    SplitChooser,
+    SplitRule,
+    ranges_frame,
+)
 from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError
@@ -61,6 +67,9 @@ class MondrianOptions(Options):
     #: Python's memory stays bounded however large the table; all pending partitions are
     #: handled at once whenever they are fewer.
     max_partitions_per_round: int = Field(default=20_000, ge=1)
+    #: ``loss``: the allowed split whose parts lose the least information (NCP); ``widest``:
+    #: the paper's widest normalized range (see ``split_choice``).
+    split: SplitRule = "loss"
 
 
 class Mondrian(Algorithm):
@@ -96,6 +105,7 @@ class _MondrianRun:
             categorical=[d.index for d in self.categorical],
             strict=self.strict,
         )
+        self.chooser = SplitChooser(options.split, LossModel(self.dims, self.arrays))
         self.sa_columns = [s.column for s in ws.sensitive]
         self.min_rows = max([m.min_rows() for m in ws.models] + [1])
         self.budget = ws.suppression_budget
@@ -164,7 +174,9 @@ class _MondrianRun:
             else np.zeros(len(pid), bool)
         )
         splittable = (widths > 0) & ~suppressed[:, None] & (n >= 2 * self.min_rows)[:, None]
-        chosen = self._choose(stats, pid, splittable, widths, params) if splittable.any() else None
+        chosen = (
+            self._choose(stats, pid, n, splittable, widths, params) if splittable.any() else None
+        )
         split_pids = (
             np.zeros(0, np.int64) if chosen is None else chosen["pid"].unique().astype(np.int64)
         )
@@ -213,6 +225,7 @@ class _MondrianRun:
         self,
         stats: pa.Table,
         pid: IntArray,
+        n: IntArray,
         splittable: BoolArray,
         widths: FloatArray,
         params: dict[int, pa.Array],
@@ -237,12 +250,30 @@ class _MondrianRun:
             )
             for col in self.sa_columns
         }
-        count_table = None if sa_tables else e.query_arrow("mondrian/candidates", sa=None, **common)
+        budget = self.budget - self.suppressed_rows
+        ranges = (
+            e.query_arrow("mondrian/bin_ranges", **common)
+            if self.chooser.needs_ranges(budget)
+            else None
+        )
+        count_table = (
+            None
+            if sa_tables
+            else ranges.select(["pid", "dim", "bin", "n"])
+            if ranges is not None
+            else e.query_arrow("mondrian/candidates", sa=None, **common)
+        )
         bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
         if len(bins) == 0:
             return None
         chosen, suppressed = self.planner.plan(
-            bins, pid, widths, budget=self.budget - self.suppressed_rows
+            bins,
+            pid,
+            widths,
+            budget=budget,
+            chooser=self.chooser,
+            ranges=None if ranges is None else ranges_frame(ranges, self.dims),
+            parent_loss=pd.Series(n * widths.sum(axis=1), index=pid),
         )
         self.suppressed_rows += suppressed
         return chosen
