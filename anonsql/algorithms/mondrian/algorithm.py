@@ -173,7 +173,9 @@ class _MondrianRun:
             if self.suppressed_pids
             else np.zeros(len(pid), bool)
         )
-        splittable = (widths > 0) & ~suppressed[:, None] & (n >= 2 * self.min_rows)[:, None]
+        # with budget left, a partition too small for two valid parts may still shed a few rows
+        smallest = self.min_rows + 1 if self.budget > self.suppressed_rows else 2 * self.min_rows
+        splittable = (widths > 0) & ~suppressed[:, None] & (n >= smallest)[:, None]
         chosen = (
             self._choose(stats, pid, n, splittable, widths, params) if splittable.any() else None
         )
