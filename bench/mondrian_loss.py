@@ -89,7 +89,7 @@ def main() -> None:
         "### NCP against the suppression limit (suppressed rows count 1 per QID)",
         "",
         "A suppression is taken only where it lowers the partition's NCP (module doc of",
-        "`anonsql/algorithms/mondrian/split_choice.py`), so no column rises from left to right.",
+        "`anonsql/algorithms/mondrian/split_choice.py`), so no row rises from left to right.",
         "Cells: NCP % (rows suppressed).",
         "",
         "| k | split | " + " | ".join(f"{100 * x:g}%" for x in LIMITS) + " |",
