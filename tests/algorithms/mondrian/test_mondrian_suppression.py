@@ -190,3 +190,42 @@ def test_ncp_never_rises_with_the_limit_on_adult(adult: DuckDBEngine, split: str
     assert curve[1] <= curve[0] and curve[2] <= curve[1]
     # and it pays: 5% buys a strictly lower loss than 0%
     assert curve[2] < curve[0]
+
+
+@pytest.mark.parametrize("algorithm", ["hilbert", "idistance"])
+def test_one_d_algorithms_never_pay_for_suppression(
+    engine: Engine, tmp_path: Path, algorithm: str
+) -> None:
+    """The 1D algorithms never suppress: a limit leaves their release and NCP unchanged."""
+    hierarchy = tmp_path / "city.csv"
+    hierarchy.write_text(CITY_HIERARCHY, encoding="utf-8")
+    frame = pd.DataFrame(
+        {
+            "a": [(i * 37) % 90 for i in range(120)],
+            "b": [float((i * 11) % 7) for i in range(120)],
+            "city": [CITIES[(i * 5) % len(CITIES)] for i in range(120)],
+            "sa": [["x", "y", "z"][i % 3] for i in range(120)],
+        }
+    )
+    name = f"o{next(_counter)}"
+    engine.load_arrow(TableName(name, "main"), pa.Table.from_pandas(frame, preserve_index=False))
+    spec = {
+        "source": f"main.{name}",
+        "columns": {
+            "a": {"role": "quasi_identifier", "type": "numeric"},
+            "b": {"role": "quasi_identifier", "type": "numeric"},
+            "city": {"role": "quasi_identifier", "hierarchy": str(hierarchy)},
+            "sa": {"role": "sensitive"},
+        },
+        "privacy": [{"k_anonymity": {"k": 4}}],
+        "algorithm": algorithm,
+    }
+    penalties = {"city": node_penalties(CITY_HIERARCHY)}
+    ncps = []
+    for limit in (0.0, 0.05):
+        result, out = _release(engine, spec, f"{name}_{int(limit * 100)}", limit)
+        assert len(out) == len(frame)
+        assert out.groupby(["a", "b", "city"]).size().min() >= 4
+        ncps.append(independent_ncp(out, frame, ["a", "b"], penalties))
+        assert ncps[-1] == pytest.approx(result.metric("ncp"), abs=1e-6)
+    assert ncps[1] <= ncps[0]
