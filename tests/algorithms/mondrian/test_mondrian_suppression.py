@@ -20,7 +20,7 @@ from paths import ROOT
 
 from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
-from anonsql.engines import DuckDBEngine, Engine
+from anonsql.engines import Engine
 from anonsql.errors import InfeasibleError
 from anonsql.samples import load_adult
 from anonsql.sql import TableName
@@ -157,17 +157,11 @@ def test_suppression_never_raises_ncp(
 ADULT_HIERARCHIES = ROOT / "hierarchies" / "adult"
 
 
-@pytest.fixture(scope="module")
-def adult() -> Any:
-    engine = DuckDBEngine(":memory:")
-    load_adult(engine)
-    yield engine
-    engine.close()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("split", ["loss", "widest"])
-def test_ncp_never_rises_with_the_limit_on_adult(adult: DuckDBEngine, split: str) -> None:
+def test_ncp_never_rises_with_the_limit_on_adult(engine: Engine, split: str) -> None:
+    adult = engine
+    load_adult(adult)
     source = adult.query_arrow("select_all", relation=TableName("adult", "main")).to_pandas()
     numeric = [c for c, v in ADULT_QIDS.items() if v.get("type") == "numeric"]
     penalties = {
