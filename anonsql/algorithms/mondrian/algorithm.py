@@ -19,13 +19,15 @@ partition's lowest common ancestor (with ``categorical_split: grouped``, childre
 their own are pooled into one part, which publishes their common ancestor). A split is allowed
 only if **every** part satisfies **every** privacy model: the right-hand part is checked just like
 the left, which is what the research implementation missed. Among allowed splits a partition
-takes the dimension with the largest normalized width (numeric: range / attribute range;
+takes (``split: loss``, the default) the one whose parts have the lowest NCP, or (``split:
+widest``) the dimension with the largest normalized width (numeric: range / attribute range;
 categorical: NCP of the lowest common ancestor), ties broken by the order of the columns in
 the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``).
 
 Suppression. With ``suppression_limit > 0``, a partition that has no allowed split may split
-anyway if the parts that fail the models are suppressed (their rows are not published). Each
-round such splits are accepted cheapest first, while the budget lasts.
+anyway if the parts that fail the models are suppressed (their rows are not published), but
+only where that lowers its NCP (``split_choice``), largest reduction per suppressed row first,
+while the budget lasts.
 """
 
 from __future__ import annotations
