@@ -3,7 +3,7 @@ SELECT COUNT(*) AS "rows", COUNT(*) - COUNT("age") AS "nulls0", CAST(MIN("age") 
 WITH determines AS (SELECT "disease" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2" FROM "main"."people" AS s GROUP BY "disease") SELECT (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0", SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0", (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1", SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1", (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2", SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2" FROM determines;
 WITH determines AS (SELECT "note" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2" FROM "main"."people" AS s GROUP BY "note") SELECT (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0", SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0", (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1", SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1", (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2", SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2" FROM determines;
 SELECT schema_name FROM information_schema.schemata WHERE STARTS_WITH(schema_name, 'anonsql_work_') ORDER BY schema_name;
-SELECT PG_ADVISORY_LOCK(7020556916572276310);
+SELECT PG_ADVISORY_LOCK(KEY);
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves1" ("value" TEXT, "leaf_rank" INT);
 COPY "anonsql_work_RUN"."leaves1" ("value", "leaf_rank") FROM STDIN;
@@ -254,4 +254,4 @@ COPY "anon"."people__certificate" ("run_id", "created_at", "anonsql_version", "s
 ANALYZE "anon"."people__certificate";
 COMMIT;
 DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
-SELECT PG_ADVISORY_UNLOCK(7020556916572276310);
+SELECT PG_ADVISORY_UNLOCK(KEY);

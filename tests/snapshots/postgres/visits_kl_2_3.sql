@@ -2,7 +2,7 @@ SELECT column_name, data_type FROM information_schema.columns WHERE table_schema
 SELECT COUNT(*) AS "rows", COUNT(*) - COUNT("age") AS "nulls0", COUNT(*) - COUNT("gender") AS "nulls1", COUNT(*) - COUNT("zip") AS "nulls2" FROM "main"."visits" AS src;
 SELECT COUNT(DISTINCT "pid") AS persons, COUNT(*) - COUNT("pid") AS null_persons, COUNT(*) - COUNT("disease") AS null_items, COUNT(DISTINCT "disease") AS items FROM "main"."visits" AS src;
 SELECT schema_name FROM information_schema.schemata WHERE STARTS_WITH(schema_name, 'anonsql_work_') ORDER BY schema_name;
-SELECT PG_ADVISORY_LOCK(7020623472084749781);
+SELECT PG_ADVISORY_LOCK(KEY);
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves0" ("value" TEXT, "leaf_rank" INT);
 COPY "anonsql_work_RUN"."leaves0" ("value", "leaf_rank") FROM STDIN;
@@ -294,4 +294,4 @@ COPY "anon"."visits__certificate" ("run_id", "created_at", "anonsql_version", "s
 ANALYZE "anon"."visits__certificate";
 COMMIT;
 DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
-SELECT PG_ADVISORY_UNLOCK(7020623472084749781);
+SELECT PG_ADVISORY_UNLOCK(KEY);
