@@ -8,7 +8,7 @@ PYCANON_VENV := .venv-pycanon
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test]'
+	$(VENV)/bin/pip install -q -e '.[test,dbt]'
 	touch $@
 
 # pycanon pins exact numpy/pandas/typing_extensions versions, so it lives in its own venv
@@ -27,7 +27,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
 test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
-	$(VENV)/bin/python -m pytest -q
+	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python bench/run.py

@@ -71,7 +71,13 @@ def main() -> None:
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
-        "--algorithm", default="mondrian", choices=["mondrian", "hilbert", "idistance"]
+        "--algorithm",
+        default="mondrian",
+        choices=["mondrian", "hilbert", "idistance", "full_domain"],
+    )
+    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
+    parser.add_argument(
+        "--objective", default="ncp", help="full_domain: the objective it minimizes"
     )
     parser.add_argument(
         "--query-accuracy",
@@ -107,6 +113,9 @@ def main() -> None:
             options["max_partitions_per_round"] = args.max_partitions_per_round
         mondrian = args.algorithm == "mondrian"
         spec["algorithm"] = {"mondrian": options} if mondrian else args.algorithm
+        if args.algorithm == "full_domain":
+            spec["algorithm"] = {"full_domain": {"objective": args.objective}}
+        spec["suppression_limit"] = args.suppression
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
@@ -143,6 +152,8 @@ def main() -> None:
                 "classes": result.certificate["classes"],
                 "ncp": round(result.metric("ncp"), 2),
                 "verified": result.certificate["verified"],
+                "suppressed": result.certificate["suppressed_rows"],
+                "search": json.loads(str(result.certificate.get("search") or "null")),
                 "kl": accuracy["kl_mean"] if accuracy else None,
                 "kl_by_dimension": accuracy["kl_by_dimension"] if accuracy else None,
                 "kl_seconds": accuracy["seconds"] if accuracy else None,

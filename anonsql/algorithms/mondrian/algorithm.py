@@ -22,7 +22,9 @@ the left, which is what the research implementation missed. Among allowed splits
 takes (``split: loss``, the default) the one whose parts have the lowest NCP, or (``split:
 widest``) the dimension with the largest normalized width (numeric: range / attribute range;
 categorical: NCP of the lowest common ancestor), ties broken by the order of the columns in
-the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``).
+the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``). With
+``dependency_weight`` w > 1 (anonsql's FD-aware extension), the width of a quasi-identifier
+named by n of the spec's functional dependencies counts w^n times (BENCHMARKS.md: what it buys).
 
 Suppression. With ``suppression_limit > 0``, a partition that has no allowed split may split
 anyway if the parts that fail the models are suppressed (their rows are not published), but
@@ -38,7 +40,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from anonsql.algorithms.base import (
     Algorithm,
@@ -49,6 +51,7 @@ from anonsql.algorithms.base import (
 )
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
+from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.split_choice import (
     LossModel,
     SplitChooser,
@@ -72,6 +75,23 @@ class MondrianOptions(Options):
     #: ``loss``: the allowed split whose parts lose the least information (NCP); ``widest``:
     #: the paper's widest normalized range (see ``split_choice``).
     split: SplitRule = "loss"
+    #: FD-aware splits (anonsql's extension of Gorla 2019): when the split dimension is chosen,
+    #: the normalized width of a quasi-identifier is multiplied by this weight once per
+    #: functional dependency of the spec naming it, so partitions narrow dependency attributes
+    #: first and keep dependency instances (nearly) whole. 1 (the default) is plain Mondrian.
+    #: A weight ranks dimensions by width, so it implies ``split: widest``.
+    dependency_weight: float = Field(default=1.0, gt=0.0)
+
+    @model_validator(mode="after")
+    def _weight_ranks_widths(self) -> MondrianOptions:
+        if self.dependency_weight != 1.0:
+            if "split" in self.model_fields_set and self.split != "widest":
+                raise ValueError(
+                    "dependency_weight weights the widest rule's ranking: give split: widest "
+                    "(or leave split out) with it"
+                )
+            object.__setattr__(self, "split", "widest")
+        return self
 
 
 class Mondrian(Algorithm):
@@ -89,8 +109,19 @@ class Mondrian(Algorithm):
 
 
 class _MondrianRun:
-    def __init__(self, ws: Workspace, options: OptionsBase, progress: ProgressCallback) -> None:
+    """One run. ``individuals``: the working table holds individuals owning several records and
+    the models read every record's sensitive value (:mod:`.individuals`)."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        options: OptionsBase,
+        progress: ProgressCallback,
+        *,
+        individuals: IndividualAggregates | None = None,
+    ) -> None:
         assert isinstance(options, MondrianOptions)
+        self.individuals = individuals
         self.ws = ws
         self.engine = ws.engine
         self.strict = options.categorical_split == "strict"
@@ -101,14 +132,19 @@ class _MondrianRun:
         self.arrays = {
             d.index: HierarchyArrays(d.hierarchy) for d in self.categorical if d.hierarchy
         }
+        members = {individuals.column: individuals.set_members} if individuals else None
         self.planner = SplitPlanner(
-            PartEvaluator(ws.models, ws.sensitive),
+            PartEvaluator(ws.models, ws.sensitive, set_members=members),
             numeric=[d.index for d in self.dims if d.is_numeric],
             categorical=[d.index for d in self.categorical],
             strict=self.strict,
         )
         self.chooser = SplitChooser(options.split, LossModel(self.dims, self.arrays))
         self.sa_columns = [s.column for s in ws.sensitive]
+        named = [c for fd in ws.functional_dependencies for c in fd.attributes]
+        self.weights = np.array(
+            [options.dependency_weight ** named.count(d.column) for d in self.dims]
+        )
         self.min_rows = max([m.min_rows() for m in ws.models] + [1])
         self.budget = ws.suppression_budget
         self.next_pid = 1
@@ -217,6 +253,8 @@ class _MondrianRun:
             histograms={s.column: hist.from_dense(s.global_counts[None, :]) for s in sensitive},
             global_counts={s.column: s.global_counts for s in sensitive},
         )
+        if self.individuals is not None:
+            root = self.individuals.root
         for model in self.ws.models:
             if not model.holds(root)[0]:
                 raise InfeasibleError(
@@ -248,32 +286,35 @@ class _MondrianRun:
             "ancestors": self.ws.work("ancestors"),
             "dims": self.dims,
         }
-        sa_tables = {
-            col: e.query_arrow(
-                "mondrian/candidates", sa=self.ws.sensitive_by_column(col).code, **common
-            )
-            for col in self.sa_columns
-        }
         budget = self.budget - self.suppressed_rows
         ranges = (
             e.query_arrow("mondrian/bin_ranges", **common)
             if self.chooser.needs_ranges(budget)
             else None
         )
-        count_table = (
-            None
-            if sa_tables
-            else ranges.select(["pid", "dim", "bin", "n"])
-            if ranges is not None
-            else e.query_arrow("mondrian/candidates", sa=None, **common)
-        )
-        bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
+        if self.individuals is not None:
+            bins = self.individuals.bins(e, common)
+        else:
+            sa_tables = {
+                col: e.query_arrow(
+                    "mondrian/candidates", sa=self.ws.sensitive_by_column(col).code, **common
+                )
+                for col in self.sa_columns
+            }
+            count_table = (
+                None
+                if sa_tables
+                else ranges.select(["pid", "dim", "bin", "n"])
+                if ranges is not None
+                else e.query_arrow("mondrian/candidates", sa=None, **common)
+            )
+            bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
         if len(bins) == 0:
             return None
         chosen, suppressed = self.planner.plan(
             bins,
             pid,
-            widths,
+            widths * self.weights,  # the widest rule's preference (FD-aware when weighted)
             budget=budget,
             chooser=self.chooser,
             ranges=None if ranges is None else ranges_frame(ranges, self.dims),
