@@ -66,6 +66,8 @@ def main() -> None:
     parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
+    parser.add_argument("--split", default="loss", choices=["loss", "widest"])
+    parser.add_argument("--suppression", type=float, default=0.0)
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
@@ -102,7 +104,11 @@ def main() -> None:
             kept = {*ADULT_QIDS, "hours_per_week", "class"}
             spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
             spec["columns"]["person_id"] = {"role": "identifier"}
-        options: dict[str, object] = {"categorical_split": args.categorical_split}
+        options: dict[str, object] = {
+            "categorical_split": args.categorical_split,
+            "split": args.split,
+        }
+        spec["suppression_limit"] = args.suppression
         if args.max_partitions_per_round:
             options["max_partitions_per_round"] = args.max_partitions_per_round
         mondrian = args.algorithm == "mondrian"
