@@ -11,5 +11,5 @@ SELECT DISTINCT
 {% for c in columns %}
   , {% if c in g.attributes %}{{ c | ident }}{% else %}CASE WHEN 1 = 0 THEN {{ c | ident }} END{% endif %} AS {{ c | ident }}
 {% endfor %}
-FROM {{ relation | qname }}
+FROM {{ relation | qname }} AS r
 {% endfor %}

@@ -16,7 +16,7 @@ FROM (
   SELECT {{ aliases(fd.lhs, 'x', 'g.') }}, SUM(g.n) AS n, MAX(g.n) AS top
   FROM (
     SELECT {{ aliased(fd.lhs, 'x') }}, {{ aliased(fd.rhs, 'y') }}, COUNT(*) AS n
-    FROM {{ relation | qname }}
+    FROM {{ relation | qname }} AS r
     GROUP BY {{ fd.lhs | map('ident') | join(', ') }}, {{ fd.rhs | map('ident') | join(', ') }}
   ) AS g
   GROUP BY {{ aliases(fd.lhs, 'x', 'g.') }}

@@ -7,7 +7,7 @@ UNION ALL
 SELECT {{ loop.index0 | lit }} AS fd, COUNT(*) AS instances
 FROM (
   SELECT DISTINCT {{ (fd.lhs + fd.rhs) | map('ident') | join(', ') }}
-  FROM {{ relation | qname }}
+  FROM {{ relation | qname }} AS r
 ) AS p
 {% endfor %}
 ) AS counts

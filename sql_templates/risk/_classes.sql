@@ -16,7 +16,7 @@
 {% macro matched_classes(relation, qids, population, count) -%}
 stacked AS (
   SELECT {{ keyed(qids) }}, 1 AS in_sample, CAST(0 AS DOUBLE) AS in_population
-  FROM {{ relation | qname }}
+  FROM {{ relation | qname }} AS r
   UNION ALL
   SELECT {{ keyed(qids) }}, 0 AS in_sample, CAST({{ count | ident if count else 1 }} AS DOUBLE) AS in_population
   FROM {{ population | qname }}
@@ -32,7 +32,7 @@ matched AS (
 {% macro class_rows(relation, qids) -%}
 class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM {{ relation | qname }}
+  FROM {{ relation | qname }} AS r
   GROUP BY {% for q in qids %}{{ q | ident }}{{ ", " if not loop.last }}{% endfor %}
 )
 {%- endmacro %}
