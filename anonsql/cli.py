@@ -446,6 +446,13 @@ def metrics(
     type=click.FloatRange(0.0, 1.0),
     help="A record is at risk above this re-identification probability.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_RISK_JSON",
+    help="Print the figures as JSON on stdout.",
+)
 @handle_errors
 def risk(
     database: str,
@@ -458,6 +465,7 @@ def risk(
     region: str | None,
     weight: str | None,
     threshold: float,
+    as_json: bool,
 ) -> None:
     """Measure the re-identification risk of any table or view, given its QIDs."""
     with api.connect_database(engine_name, database, must_exist=True) as engine:
@@ -472,7 +480,17 @@ def risk(
             weight=weight,
             threshold=threshold,
         )
-    print_risk(relation, report)
+    if as_json:
+        emit_json(
+            {
+                "relation": relation,
+                "threshold": report.threshold,
+                "journalist_source": report.journalist_source,
+                "figures": report.figures(),
+            }
+        )
+    else:
+        print_risk(relation, report)
 
 
 @main.command()

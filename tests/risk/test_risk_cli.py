@@ -3,6 +3,7 @@ metrics`` shows for a release, cross-checked by hand on a small table."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -46,6 +47,11 @@ def test_risk_command_prints_the_figures(tmp_path: Path) -> None:
     assert lines["prosecutor.records_at_risk"] == 4 / 8  # risk above 0.3: 1, 1, 1/2, 1/2
     assert lines["sample_uniques"] == 2 and lines["sample_uniqueness"] == 2 / 8
     assert lines["population_size"] == 80 and lines["sampling_fraction"] == 0.1
+    # --json gives the same figures to pipelines
+    as_json = CliRunner().invoke(main, [*args, "--population-size", "80", "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    figures = json.loads(as_json.output)["figures"]
+    assert figures["prosecutor.highest_risk"] == 1.0 and figures["sample_uniques"] == 2
     # a missing column is named with the fix, exit code 2
     bad = CliRunner().invoke(main, [*args[:-2], "--qid", "nope"])
     assert bad.exit_code == 2 and "nope" in bad.output and "the columns are" in bad.output
