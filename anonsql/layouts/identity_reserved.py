@@ -29,9 +29,9 @@ from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
+from anonsql.layouts.person import PersonLayout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.privacy.one_to_many import PersonConsistency
 from anonsql.release.names import OutputNames
 from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
@@ -122,23 +122,9 @@ class IdentityReservedLayout(Layout):
     ) -> list[PlannedCheck]:
         """Every model on the records with the person column, with the consistency of every
         individual's records; the models that need no person column on ``__by_person`` too
-        (what analysts query, or the unguarded released relations: ``relations``)."""
-        assert person is not None
-        on_rows = list(models)
-        if not any(m.name == PersonConsistency.name for m in models):
-            on_rows.append(PersonConsistency(PersonConsistency.Params()))
-        published = relations == "published"
-        rows = names.main if published else names.released
-        persons = names.by_person if published else names.released_by_person
-        return [
-            PlannedCheck(rows, tuple(qids), tuple(on_rows), person=person),
-            PlannedCheck(
-                persons,
-                tuple(qids),
-                tuple(m for m in models if not m.needs_person),
-                label=names.by_person.name,
-            ),
-        ]
+        (what analysts query, or the unguarded released relations: ``relations``). The same
+        checks as the 1:M layout's, which publishes the same two relations."""
+        return PersonLayout.planned_checks(names, qids, models, person, relations=relations)
 
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
         return {
