@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--split", default="loss", choices=["loss", "widest"])
-    parser.add_argument("--suppression", type=float, default=0.0)
+    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
@@ -75,7 +75,6 @@ def main() -> None:
         default="mondrian",
         choices=["mondrian", "hilbert", "idistance", "full_domain"],
     )
-    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
     parser.add_argument(
         "--objective", default="ncp", help="full_domain: the objective it minimizes"
     )
@@ -108,7 +107,6 @@ def main() -> None:
             "categorical_split": args.categorical_split,
             "split": args.split,
         }
-        spec["suppression_limit"] = args.suppression
         if args.max_partitions_per_round:
             options["max_partitions_per_round"] = args.max_partitions_per_round
         mondrian = args.algorithm == "mondrian"
