@@ -72,8 +72,10 @@ def metric_context(
     individuals: int,
     functional_dependencies: tuple[FunctionalDependency, ...] = (),
     risk: Mapping[str, Any] | None = None,
+    classes: bool = False,
 ) -> MetricContext:
-    """What the metrics need to measure the release published as ``names``."""
+    """What the metrics need to measure the release published as ``names`` (``classes``: its
+    ``__classes`` table was just built from the measured relation, metrics may read it)."""
     return MetricContext(
         engine=engine,
         relation=LAYOUTS.get(layout).measured(names),
@@ -85,6 +87,7 @@ def metric_context(
         functional_dependencies=functional_dependencies,
         source=names.source if functional_dependencies else None,
         risk=dict(risk or {}),
+        classes=names.classes if classes else None,
     )
 
 
@@ -137,6 +140,7 @@ def measure(release: Release) -> Measurement:
         layout.individuals(),
         ws.functional_dependencies,
         risk=settings,
+        classes=True,
     )
     metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
@@ -151,7 +155,8 @@ def measure(release: Release) -> Measurement:
 
 
 def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
-    """Per column published unchanged, what it adds to the release (one query each)."""
+    """Per column published unchanged, what it adds to the release (one query each, over the
+    release grouped by its quasi-identifiers and the column)."""
     resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
     fingerprint = ws.person.sensitive if ws.person is not None else None
     columns = [c for c in resolved.passthrough if c != fingerprint]
