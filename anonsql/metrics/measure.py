@@ -1,6 +1,7 @@
-"""The measure step: equivalence-class statistics (``__classes``) and every registered metric
-(``__metrics``) computed by SQL on the release; and the one builder of a
-:class:`~anonsql.metrics.base.MetricContext`, for a release being published or one read back."""
+"""The measure step: every registered metric (``__metrics``) computed by SQL on the release
+(class-based ones from its ``__classes``, built by the publish step from the same relation);
+and the one builder of a :class:`~anonsql.metrics.base.MetricContext`, for a release being
+published or one read back."""
 
 from __future__ import annotations
 
@@ -109,16 +110,10 @@ def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
 
 
 def measure(release: Release) -> Measurement:
-    """Write ``__classes`` and ``__metrics`` beside the release; return the metrics."""
+    """Write ``__metrics`` beside the release (class-based metrics read the ``__classes`` the
+    publish step built); return the metrics."""
     e, built, layout = release.engine, release.built, release.layout
     dims = release.staged.workspace.dimensions
-    e.run(
-        "publish/classes",
-        target=built.classes,
-        relation=layout.measured(built),
-        qids=[d.column for d in dims],
-        sensitive=layout.class_sensitive(),
-    )
     qids = [
         QidInfo(
             d.column,

@@ -1,5 +1,7 @@
 """The publish step: the staged release copied and created under the names the swap gives
-(the final names inside a transaction, or versioned names), not yet verified."""
+(the final names inside a transaction, or versioned names), not yet verified; and its class
+table (``__classes``), grouped once from the relation analysts read, which verify and measure
+sum instead of grouping that relation again."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ class Release:
 
     ``names`` are the names analysts will query; ``built`` the names it was created under
     (the same inside a transaction; versioned where the engine has no transactional DDL).
+    ``built.classes`` holds the equivalence classes of the measured relation
+    (``layout.measured(built)``: QID columns, ``class_size``, distinct sensitive values).
     """
 
     staged: Staged
@@ -35,7 +39,8 @@ class Release:
 
 
 def publish(staged: Staged, built: OutputNames) -> Release:
-    """Copy the staged companions and create the released relations as ``built``."""
+    """Copy the staged companions, create the released relations as ``built`` and group the
+    measured one into its class table."""
     ws, layout = staged.workspace, staged.layout
     e = ws.engine
     for companion in layout.copied:
@@ -43,5 +48,12 @@ def publish(staged: Staged, built: OutputNames) -> Release:
         e.analyze(built.companion(companion))
     kind = "VIEW" if staged.resolved.spec.output.materialize == "view" else "TABLE"
     layout.create(built, kind)
+    e.run(
+        "publish/classes",
+        target=built.classes,
+        relation=layout.measured(built),
+        qids=[d.column for d in ws.dimensions],
+        sensitive=layout.class_sensitive(),
+    )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
     return Release(staged=staged, names=names, built=built, kind=kind)
