@@ -18,7 +18,7 @@ from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all
 from anonsql.metrics.risk import risk_settings, settings_of, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
-from anonsql.publish import Release
+from anonsql.publish import Release, exposure_columns
 from anonsql.release import OutputNames, PublishedRelease
 from anonsql.spec import Role
 
@@ -151,10 +151,10 @@ def measure(release: Release) -> Measurement:
 
 def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
     """Per column published unchanged, what it adds to the release (one query each, over the
-    release grouped by its quasi-identifiers and the column)."""
+    release grouped by its quasi-identifiers and the column: from ``release.refined`` when the
+    publish step grouped it already)."""
     resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
-    fingerprint = ws.person.sensitive if ws.person is not None else None
-    columns = [c for c in resolved.passthrough if c != fingerprint]
+    columns = exposure_columns(release.staged)
     models = ws.models
     k = largest_k(models) or max([m.min_rows() for m in models] + [1])
     qids = [{"column": d.column, "numeric": d.is_numeric, "index": d.index} for d in ws.dimensions]
@@ -165,6 +165,7 @@ def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
             "linked/exposure",
             source=built.source,
             release=built.main,
+            refined=release.refined,
             nodes=built.hierarchy_nodes,
             column=column,
             qids=qids,

@@ -2,8 +2,9 @@
    quasi-identifiers + P) smaller than k, and per quasi-identifier the rows published
    generalized whose value of P gives the original value away: at least `confidence` of the
    source rows holding that value of P share one value of the quasi-identifier.
-   The release is grouped once by (quasi-identifiers, P); every figure is a sum over those
-   groups, weighted by their rows. #}
+   The release is grouped by (quasi-identifiers, P), or `refined` (the release grouped by its
+   quasi-identifiers and several such columns, `n` rows each) is summed to that grouping; every
+   figure is a sum over those groups, weighted by their rows. #}
 WITH
 {% for q in qids %}
 {{ ('given' ~ q.index) | ident }} AS (
@@ -17,8 +18,13 @@ WITH
 ),
 {% endfor %}
 refined AS (
+{% if refined %}
+  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, CAST(SUM(r.n) AS BIGINT) AS n
+  FROM {{ refined | qname }} AS r
+{% else %}
   SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, COUNT(*) AS n
   FROM {{ release | qname }} AS r
+{% endif %}
   GROUP BY {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}
 )
 SELECT

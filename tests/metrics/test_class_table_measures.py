@@ -34,7 +34,16 @@ def _load(engine: Engine) -> None:
 
 def _spec(tmp_path: Path) -> dict[str, object]:
     # full-domain generalization suppresses rows here: the view leaves them out
-    spec = people_spec(tmp_path, k=6, suppression_limit=0.05, algorithm="full_domain")
+    spec = people_spec(
+        tmp_path,
+        k=6,
+        suppression_limit=0.05,
+        algorithm="full_domain",
+        privacy=[
+            {"k_anonymity": {"k": 6}},
+            {"distinct_l_diversity": {"column": "disease", "l": 2}},
+        ],
+    )
     columns = dict(spec["columns"])
     columns["zone"] = {"role": "insensitive", "acknowledge_linked": True}
     spec["columns"] = columns
@@ -71,6 +80,16 @@ def test_class_table_gives_the_figures_of_the_published_view(
         assert by_view[(m.name, m.attribute)] == pytest.approx(m.value)
     assert result.certificate["suppressed_rows"] > 0  # the view leaves rows out
     qids = [q.column for q in direct.qids]
+    # the class table is the published view grouped by its quasi-identifiers
+    published = engine.query_arrow("select_all", relation=release.names.main).to_pylist()
+    sizes = Counter(tuple(r[q] for q in qids) for r in published)
+    diseases: dict[tuple[object, ...], set[object]] = {}
+    for r in published:
+        diseases.setdefault(tuple(r[q] for q in qids), set()).add(r["disease"])
+    expected = sorted((*key, n, len(diseases[key])) for key, n in sizes.items())
+    stored = engine.query_arrow("select_all", relation=release.names.classes).to_pylist()
+    assert sorted(tuple(r.values()) for r in stored) == expected
+    assert list(stored[0]) == [*qids, "class_size", "distinct disease"]
     view = measure_risk(engine, release.names.main, qids)
     table = measure_risk(engine, release.names.main, qids, classes=release.names.classes)
     assert view.figures() == table.figures()
