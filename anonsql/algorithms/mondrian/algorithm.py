@@ -324,9 +324,8 @@ class _MondrianRun:
         return chosen
 
     def _replace(self, name: str, columns: dict[str, Any]) -> None:
-        """(Re)load a small decision table of this run."""
-        self.engine.drop(self.t[name])
-        self.engine.load_arrow(self.t[name], pa.table(columns))
+        """(Re)load a small decision table of this run; later statements read it by ``t[name]``."""
+        self.t[name] = self.engine.scratch(self.ws.work(name), pa.table(columns))
 
     # -- writing back -------------------------------------------------------------------------
     def _write_final(self, stats: pa.Table, final: BoolArray, suppressed: BoolArray) -> None:
