@@ -995,7 +995,10 @@ SELECT DISTINCT
   g."g2" AS "income__generalized",
   g.suppressed AS suppressed,
   r.pid AS pid
-FROM "anonsql_work_RUN"."rows" AS r
+FROM (
+  SELECT DISTINCT "q0", "q1", "q2", pid
+  FROM "anonsql_work_RUN"."rows"
+) AS r
 JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
@@ -1141,51 +1144,48 @@ WHERE distinct_values < 2) AS v
     )
 )
 SELECT * FROM "stage_1";
-SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
-SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
-SELECT COUNT(*) FROM "anon"."people" AS r;
+CREATE TABLE "anonsql_work_RUN"."refined" AS
+SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."people" AS r
+GROUP BY "age", "city", "income", "disease", "note";
 CREATE TABLE "anon"."people__classes" AS
 SELECT
   "age",
   "city",
   "income",
-  COUNT(*) AS class_size
+  CAST(SUM(n) AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anon"."people"
+FROM "anonsql_work_RUN"."refined"
 GROUP BY "age", "city", "income";
-SELECT COUNT(*) AS classes, SUM(n) AS published, SUM(n * n) AS squares
-FROM (
-  SELECT COUNT(*) AS n
-  FROM "anon"."people" AS r
-  GROUP BY "age", "city", "income") AS c;
+SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
+SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
+SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
+SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
+FROM "anon"."people__classes" AS c;
 SELECT
-  COUNT(*) AS published
+COALESCE(SUM(r.class_size), 0) AS published
   , SUM(CASE WHEN CAST(r."age" AS VARCHAR) LIKE '[%' AND 72.0 > 0
-         THEN (CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
+         THEN r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
              - CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE)) / 72.0
          ELSE 0 END) AS "penalty0"
   , 0 AS "unmatched0"
-  , SUM(CASE WHEN "h1".label IS NOT NULL THEN "h1".ncp
-         WHEN SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) > 1 THEN CAST((LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 8
+  , SUM(CASE WHEN "h1".label IS NOT NULL THEN r.class_size * "h1".ncp
+         WHEN SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) > 1 THEN r.class_size * CAST((LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 8
          ELSE 0 END) AS "penalty1"
-  , SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' THEN 1 ELSE 0 END) AS "unmatched1"
+  , SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched1"
   , SUM(CASE WHEN CAST(r."income" AS VARCHAR) LIKE '[%' AND 190000.0 > 0
-         THEN (CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
+         THEN r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
              - CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE)) / 190000.0
          ELSE 0 END) AS "penalty2"
   , 0 AS "unmatched2"
-FROM "anon"."people" AS r
+FROM "anon"."people__classes" AS r
 LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city'
   AND "h1".label = CAST(r."city" AS VARCHAR);
-WITH class_rows AS (
-  SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."people" AS r
-  GROUP BY "age", "city", "income")
-SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
-FROM class_rows
-GROUP BY n
-ORDER BY n;
+SELECT class_size, CAST(COUNT(*) AS BIGINT) AS classes
+FROM "anon"."people__classes" AS c
+GROUP BY class_size
+ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
@@ -1224,16 +1224,16 @@ WITH
   GROUP BY p
 ),
 refined AS (
-  SELECT COUNT(*) AS n
-  FROM "anon"."people" AS r
+  SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
   GROUP BY r."age", r."city", r."income", r."disease"
 )
 SELECT
-  (SELECT COALESCE(SUM(n), 0) FROM refined WHERE n < 5) AS small_rows
-  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN 1 ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN 1 ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN 1 ELSE 0 END) AS "revealed2"
-FROM "anon"."people" AS r
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
+  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+FROM refined AS r
 JOIN "given0" AS "g0"
   ON "g0".p IS NOT DISTINCT FROM r."disease"
 JOIN "given1" AS "g1"
@@ -1272,16 +1272,16 @@ WITH
   GROUP BY p
 ),
 refined AS (
-  SELECT COUNT(*) AS n
-  FROM "anon"."people" AS r
+  SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 )
 SELECT
-  (SELECT COALESCE(SUM(n), 0) FROM refined WHERE n < 5) AS small_rows
-  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN 1 ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN 1 ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN 1 ELSE 0 END) AS "revealed2"
-FROM "anon"."people" AS r
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
+  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+FROM refined AS r
 JOIN "given0" AS "g0"
   ON "g0".p IS NOT DISTINCT FROM r."note"
 JOIN "given1" AS "g1"

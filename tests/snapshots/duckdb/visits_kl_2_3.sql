@@ -1044,11 +1044,6 @@ WHERE top_persons * 3 > class_persons) AS v
     )
 )
 SELECT * FROM "stage_1";
-SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r), fingerprints AS (SELECT person, ARRAY_AGG(item ORDER BY item) AS fp FROM (SELECT DISTINCT "pid" AS person, "disease" AS item FROM "anon_private"."visits__released" AS r) AS items GROUP BY person), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
-SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r) SELECT person, COUNT(*) AS qid_vectors FROM members GROUP BY person HAVING COUNT(*) > 1) AS v;
-SELECT COUNT(*) FROM (WITH people AS (SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp FROM "anon_private"."visits__released_by_person" AS r), members AS (SELECT person, "q0", "q1", "q2" FROM people), fingerprints AS (SELECT person, fp FROM people), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
-SELECT COUNT(*) FROM "anon"."visits" AS r;
-SELECT COUNT(*) FROM "anon"."visits__by_person" AS r;
 CREATE TABLE "anon"."visits__classes" AS
 SELECT
   "age",
@@ -1058,26 +1053,28 @@ SELECT
   , COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "anon"."visits__by_person"
 GROUP BY "age", "gender", "zip";
-SELECT COUNT(*) AS classes, SUM(n) AS published, SUM(n * n) AS squares
-FROM (
-  SELECT COUNT(*) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY "age", "gender", "zip") AS c;
+SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r), fingerprints AS (SELECT person, ARRAY_AGG(item ORDER BY item) AS fp FROM (SELECT DISTINCT "pid" AS person, "disease" AS item FROM "anon_private"."visits__released" AS r) AS items GROUP BY person), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
+SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r) SELECT person, COUNT(*) AS qid_vectors FROM members GROUP BY person HAVING COUNT(*) > 1) AS v;
+SELECT COUNT(*) FROM (WITH people AS (SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp FROM "anon_private"."visits__released_by_person" AS r), members AS (SELECT person, "q0", "q1", "q2" FROM people), fingerprints AS (SELECT person, fp FROM people), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
+SELECT COUNT(*) FROM "anon"."visits" AS r;
+SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."visits__classes" AS c;
+SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
+FROM "anon"."visits__classes" AS c;
 SELECT
-  COUNT(*) AS published
-  , SUM(CASE WHEN "h0".label IS NOT NULL THEN "h0".ncp
-         WHEN SUBSTRING(CAST(r."age" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."age" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."age" AS VARCHAR), ',', '')) + 1) > 1 THEN CAST((LENGTH(CAST(r."age" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."age" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 100
+COALESCE(SUM(r.class_size), 0) AS published
+  , SUM(CASE WHEN "h0".label IS NOT NULL THEN r.class_size * "h0".ncp
+         WHEN SUBSTRING(CAST(r."age" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."age" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."age" AS VARCHAR), ',', '')) + 1) > 1 THEN r.class_size * CAST((LENGTH(CAST(r."age" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."age" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 100
          ELSE 0 END) AS "penalty0"
-  , SUM(CASE WHEN "h0".label IS NULL AND NOT SUBSTRING(CAST(r."age" AS VARCHAR), 1, 1) = '{' THEN 1 ELSE 0 END) AS "unmatched0"
-  , SUM(CASE WHEN "h1".label IS NOT NULL THEN "h1".ncp
-         WHEN SUBSTRING(CAST(r."gender" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."gender" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."gender" AS VARCHAR), ',', '')) + 1) > 1 THEN CAST((LENGTH(CAST(r."gender" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."gender" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 2
+  , SUM(CASE WHEN "h0".label IS NULL AND NOT SUBSTRING(CAST(r."age" AS VARCHAR), 1, 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched0"
+  , SUM(CASE WHEN "h1".label IS NOT NULL THEN r.class_size * "h1".ncp
+         WHEN SUBSTRING(CAST(r."gender" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."gender" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."gender" AS VARCHAR), ',', '')) + 1) > 1 THEN r.class_size * CAST((LENGTH(CAST(r."gender" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."gender" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 2
          ELSE 0 END) AS "penalty1"
-  , SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."gender" AS VARCHAR), 1, 1) = '{' THEN 1 ELSE 0 END) AS "unmatched1"
-  , SUM(CASE WHEN "h2".label IS NOT NULL THEN "h2".ncp
-         WHEN SUBSTRING(CAST(r."zip" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."zip" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."zip" AS VARCHAR), ',', '')) + 1) > 1 THEN CAST((LENGTH(CAST(r."zip" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."zip" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 20000
+  , SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."gender" AS VARCHAR), 1, 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched1"
+  , SUM(CASE WHEN "h2".label IS NOT NULL THEN r.class_size * "h2".ncp
+         WHEN SUBSTRING(CAST(r."zip" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."zip" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."zip" AS VARCHAR), ',', '')) + 1) > 1 THEN r.class_size * CAST((LENGTH(CAST(r."zip" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."zip" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 20000
          ELSE 0 END) AS "penalty2"
-  , SUM(CASE WHEN "h2".label IS NULL AND NOT SUBSTRING(CAST(r."zip" AS VARCHAR), 1, 1) = '{' THEN 1 ELSE 0 END) AS "unmatched2"
-FROM "anon"."visits__by_person" AS r
+  , SUM(CASE WHEN "h2".label IS NULL AND NOT SUBSTRING(CAST(r."zip" AS VARCHAR), 1, 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched2"
+FROM "anon"."visits__classes" AS r
 LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h0"
   ON "h0".attribute = 'age'
   AND "h0".label = CAST(r."age" AS VARCHAR)
@@ -1087,14 +1084,10 @@ LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h1"
 LEFT JOIN "anon_private"."visits__hierarchy_nodes" AS "h2"
   ON "h2".attribute = 'zip'
   AND "h2".label = CAST(r."zip" AS VARCHAR);
-WITH class_rows AS (
-  SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY "age", "gender", "zip")
-SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
-FROM class_rows
-GROUP BY n
-ORDER BY n;
+SELECT class_size, CAST(COUNT(*) AS BIGINT) AS classes
+FROM "anon"."visits__classes" AS c
+GROUP BY class_size
+ORDER BY class_size;
 SELECT SUM(items * ncp) AS penalty, SUM(items) AS items FROM "anon"."visits__fingerprints";
 CREATE TABLE "anon"."visits__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
