@@ -603,18 +603,18 @@ JOIN "anonsql_work_RUN"."person_buckets" AS b ON b.person = p.person;
 CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
 SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
-  pid,
+  w.pid AS pid,
   COUNT(*) AS n
-  , MIN("q0") AS "min0"
-  , MAX("q0") AS "max0"
-  , MIN("q1") AS "min1"
-  , MAX("q1") AS "max1"
-  , MIN("q2") AS "min2"
-  , MAX("q2") AS "max2"
-FROM "anonsql_work_RUN"."rows"
-WHERE pid >= 0 AND pid < 20000
-GROUP BY pid
-ORDER BY pid;
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 0 AND w.pid < 20000
+GROUP BY w.pid
+ORDER BY w.pid;
 SELECT
   w.pid AS pid,
   0 AS dim,
@@ -728,18 +728,18 @@ DROP TABLE "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
 SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
-  pid,
+  w.pid AS pid,
   COUNT(*) AS n
-  , MIN("q0") AS "min0"
-  , MAX("q0") AS "max0"
-  , MIN("q1") AS "min1"
-  , MAX("q1") AS "max1"
-  , MIN("q2") AS "min2"
-  , MAX("q2") AS "max2"
-FROM "anonsql_work_RUN"."rows"
-WHERE pid >= 1 AND pid < 20001
-GROUP BY pid
-ORDER BY pid;
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 1 AND w.pid < 20001
+GROUP BY w.pid
+ORDER BY w.pid;
 SELECT column_name, data_type
 FROM information_schema.columns
 WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
