@@ -43,6 +43,7 @@ from anonsql.sql import Relation, SqlRenderer
 
 if TYPE_CHECKING:
     from anonsql.engines import Engine
+    from anonsql.release.names import OutputNames
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -282,6 +283,13 @@ class PrivacyModel(ABC):
         """The model ready to render its violation query on ``relation``. A model whose
         statistic SQL cannot compute (a population-uniqueness estimate) measures what it needs
         here and returns a copy bound to it; most models return themselves."""
+        return self
+
+    def on_release(self, names: OutputNames) -> PrivacyModel:
+        """The model as it checks and guards the release published as ``names``. A model that
+        reads a table beside the checked one, which the release publishes generalized like its
+        own rows (k-map's population), returns a copy reading the release's companion; most
+        models return themselves."""
         return self
 
     @property

@@ -37,6 +37,8 @@ COMPANIONS = (
     "buckets",
     "group_buckets",
     "sa_taxonomy",
+    # full-domain k-map: the population generalized as the release (private)
+    "population",
 )
 
 
@@ -50,7 +52,10 @@ PRIVATE = (
     "source",
     "released",
     "released_by_person",
+    "population",
 )
+#: The persons column of the ``population`` companion (the suffix keeps it off user columns).
+POPULATION_PERSONS = f"persons{GENERALIZED_SUFFIX}"
 #: Suffix of the default private schema's name (``anon`` -> ``anon_private``).
 PRIVATE_SUFFIX = "_private"
 
