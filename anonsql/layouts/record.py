@@ -16,9 +16,9 @@ from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
-from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.base import POPULATION_PERSONS, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.release.names import GENERALIZED_SUFFIX, POPULATION_PERSONS, OutputNames
+from anonsql.release.names import GENERALIZED_SUFFIX, OutputNames
 from anonsql.release.reader import PublishedRelease
 from anonsql.sql import TableName
 
@@ -76,7 +76,7 @@ class RecordLayout(Layout):
             dims=self.workspace.dimensions,
             suffix=GENERALIZED_SUFFIX,
         )
-        models = [m.on_release(names) for m in self.workspace.models]
+        models = [m.on_release(names.companion) for m in self.workspace.models]
         self.publish_guarded(names.main, names.released, kind, models, None)
 
     @classmethod
@@ -90,7 +90,7 @@ class RecordLayout(Layout):
         relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
         relation = names.main if relations == "published" else names.released
-        released = tuple(m.on_release(names) for m in models)
+        released = tuple(m.on_release(names.companion) for m in models)
         return [PlannedCheck(relation, tuple(qids), released)]
 
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:

@@ -8,18 +8,20 @@ necessarily in the sample) re-identifies them with probability at most ``1/k``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from pydantic import Field
 
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import BoolArray, Params, PartStats, PrivacyModel
+from anonsql.privacy.base import (
+    POPULATION_PERSONS,
+    BoolArray,
+    Params,
+    PartStats,
+    PrivacyModel,
+)
 from anonsql.sql import Relation, SqlRenderer, TableName
-
-if TYPE_CHECKING:
-    from anonsql.release.names import OutputNames
 
 
 class KMapParams(Params):
@@ -88,13 +90,11 @@ class KMap(PrivacyModel):
                 "name the population table as schema.table",
             ) from None
 
-    def on_release(self, names: OutputNames) -> KMap:
+    def on_release(self, companion: Callable[[str], TableName]) -> KMap:
         """k-map on a release: against the release's generalized population (its private
         ``population`` companion, persons counted in its ``POPULATION_PERSONS`` column)."""
-        from anonsql.release.names import POPULATION_PERSONS
-
         params = self.params.model_copy(
-            update={"population": names.companion("population").sql(), "count": POPULATION_PERSONS}
+            update={"population": companion("population").sql(), "count": POPULATION_PERSONS}
         )
         return KMap(params)
 

@@ -54,8 +54,6 @@ PRIVATE = (
     "released_by_person",
     "population",
 )
-#: The persons column of the ``population`` companion (the suffix keeps it off user columns).
-POPULATION_PERSONS = f"persons{GENERALIZED_SUFFIX}"
 #: Suffix of the default private schema's name (``anon`` -> ``anon_private``).
 PRIVATE_SUFFIX = "_private"
 

@@ -28,7 +28,7 @@ from anonsql.algorithms import ALGORITHMS
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
-from anonsql.release.names import POPULATION_PERSONS
+from anonsql.privacy.base import POPULATION_PERSONS
 from anonsql.sql import TableName
 
 CITIES = [line.split(";")[0] for line in CITY_HIERARCHY.splitlines()]

@@ -23,7 +23,7 @@ import pytest
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.release.names import POPULATION_PERSONS
+from anonsql.privacy.base import POPULATION_PERSONS
 from anonsql.sql import TableName
 
 SAMPLE = TableName("kmap_sample", "main")
