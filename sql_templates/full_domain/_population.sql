@@ -5,7 +5,7 @@
 {% set x = ('x' ~ d.index) | ident %}
 {% set c = ('c' ~ d.index) | ident %}
 {{ kind }} JOIN {{ d.leaves | qname }} AS {{ x }}
-  ON {{ x }}.{{ 'value' | ident }} = r.{{ ('v' ~ d.index) | ident }}
+  ON {% if d.hierarchy %}{{ x }}.{{ 'value' | ident }}{% else %}CAST({{ x }}.{{ 'value' | ident }} AS DOUBLE){% endif %} = r.{{ ('v' ~ d.index) | ident }}
 {{ kind }} JOIN {{ d.codes | qname }} AS {{ c }}
   ON {{ c }}.leaf = {{ x }}.{{ d.leaf | ident }}
 {% endfor %}

@@ -1,5 +1,6 @@
 {# The population table grouped by its quasi-identifier values as the sample's are matched: a
-   column with a hierarchy as text (its leaves are text), a numeric one as it is. ``persons``
+   column with a hierarchy as text (its leaves are text), a numeric one as a double (matched to
+   the ladder's values as doubles, whatever the two tables' numeric types). ``persons``
    sums the count column (1 per row without one), ``records`` counts the table's rows. #}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
@@ -7,7 +8,7 @@ SELECT
 {% if d.hierarchy %}
   CAST(x.{{ ('v' ~ d.index) | ident }} AS VARCHAR) AS {{ ('v' ~ d.index) | ident }},
 {% else %}
-  x.{{ ('v' ~ d.index) | ident }},
+  CAST(x.{{ ('v' ~ d.index) | ident }} AS DOUBLE) AS {{ ('v' ~ d.index) | ident }},
 {% endif %}
 {% endfor %}
   x.persons,
