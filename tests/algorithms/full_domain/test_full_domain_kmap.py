@@ -3,8 +3,9 @@
 A hand-made sample of 8 unique rows (``zip`` with a hierarchy, ``age`` numeric on its binary
 ladder) and a larger population (a count column): at the same k, k-map allows a finer node than
 k-anonymity. Every lattice node is judged by a brute-force computation in pandas (the sample's
-classes, the population rolled up through the same hierarchies) and the search's choice must be
-the one minimal anonymous node; the release verifies, its guarded view reads the release's
+classes, the population rolled up through the same hierarchies): the evaluator's classes and
+verdicts at every node must agree, and the search's choice must be the one minimal anonymous
+node; the release verifies, its guarded view reads the release's
 generalized population, ``check_output`` re-checks it, and a population value outside the
 hierarchy is a SpecError giving the column and the count of rows, never the value.
 """
@@ -21,9 +22,15 @@ import pyarrow as pa
 import pytest
 
 from anonsql import api
+from anonsql.algorithms.full_domain import NodeEvaluator
+from anonsql.algorithms.full_domain.algorithm import dimension_levels, workspace_frequency
+from anonsql.algorithms.full_domain.population import build_population, population_source
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
+from anonsql.hierarchies import load_hierarchies
+from anonsql.prepare import prepared
 from anonsql.privacy.base import POPULATION_PERSONS
+from anonsql.resolve import resolve
 from anonsql.sql import TableName
 
 SAMPLE = TableName("kmap_sample", "main")
@@ -198,3 +205,35 @@ def test_population_value_outside_the_hierarchy(engine: Engine, tmp_path: Path) 
     message = str(err.value)
     assert "zip" in message and "2 rows of the population table" in message
     assert "z9" not in message and "hierarchy" in message
+
+
+def test_every_node_matches_the_brute_force(engine: Engine, tmp_path: Path) -> None:
+    """The evaluator's classes at every node of the lattice: sizes, population counts (through
+    the model's verdict) and suppression, against pandas."""
+    load(engine)
+    spec_ = api.as_spec(spec(tmp_path, kmap_model(), "kmap_nodes"))
+    resolved = resolve(spec_, engine)
+    hierarchies = load_hierarchies(engine, spec_, resolved.source, resolved.hierarchy_columns)
+    sample = pd.DataFrame(SAMPLE_ROWS, columns=["zip", "age"])
+    population = pd.DataFrame(
+        [(z, a, n) for (z, a), n in POPULATION_ROWS.items()], columns=["zip", "age", "n"]
+    )
+    with prepared(resolved, hierarchies, engine) as workspace:
+        levels = [dimension_levels(workspace, d) for d in workspace.dimensions]
+        freq = workspace_frequency(workspace, levels)
+        named = population_source(workspace.models)
+        assert named is not None
+        built = build_population(workspace, *named)
+        assert (built.records, built.persons) == (len(POPULATION_ROWS), 20.0)
+        evaluator = NodeEvaluator(freq, workspace.models, budget=0, population=built)
+        for node in itertools.product(range(3), range(3)):
+            table = evaluator.classes(node)
+            classes = generalize(sample, node).groupby(["zip", "age"]).size()
+            persons = generalize(population, node).groupby(["zip", "age"])["n"].sum()
+            persons = persons.reindex(classes.index, fill_value=0)
+            assert sorted(table.counts.tolist()) == sorted(classes.tolist()), node
+            # per class size, the rows suppressed: those of classes below K persons
+            expected = sorted(zip(classes.tolist(), (persons < K).tolist(), strict=True))
+            found = sorted(zip(table.counts.tolist(), table.suppressed.tolist(), strict=True))
+            assert found == expected, node
+            assert evaluator.evaluate(node).anonymous == (node in anonymous_nodes("k_map"))
