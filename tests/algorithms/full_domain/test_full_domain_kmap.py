@@ -237,3 +237,13 @@ def test_every_node_matches_the_brute_force(engine: Engine, tmp_path: Path) -> N
             found = sorted(zip(table.counts.tolist(), table.suppressed.tolist(), strict=True))
             assert found == expected, node
             assert evaluator.evaluate(node).anonymous == (node in anonymous_nodes("k_map"))
+
+
+def test_population_table_or_count_column_missing(engine: Engine, tmp_path: Path) -> None:
+    load(engine)
+    missing = {"k_map": {"k": K, "population": "main.nowhere"}}
+    with pytest.raises(SpecError, match="does not exist"):
+        api.run(spec(tmp_path, missing, "kmap_missing"), engine=engine)
+    no_count = {"k_map": {"k": K, "population": str(POPULATION), "count": "weight"}}
+    with pytest.raises(SpecError, match="lacks the column"):
+        api.run(spec(tmp_path, no_count, "kmap_no_count"), engine=engine)
