@@ -109,7 +109,8 @@ def test_partition_and_mondrian_reproduce_table_2b(engine: Engine, tmp_path: Pat
     person = json.loads(result.certificate["person_level"])
     assert person["persons"] == 6 and person["fingerprint_buckets"] == 3
     recomputed = {(m.name, m.attribute): m.value for m in api.metrics(engine, OUT)}
-    assert recomputed == {(m.name, m.attribute): m.value for m in result.metrics}
+    # the run sums per class, the recomputation per row: equal up to float rounding
+    assert recomputed == pytest.approx({(m.name, m.attribute): m.value for m in result.metrics})
     with pytest.raises(SpecError, match="1:M release"):
         api.query_accuracy(engine, OUT)
     # the row-level view: every source row, its item generalized within the person's bucket
