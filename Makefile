@@ -3,12 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 PYCANON_VENV := .venv-pycanon
 
-.PHONY: demo test lint bench setup
+.PHONY: demo test test-spark lint bench setup
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# engine: spark, its optional extra (pyspark, ~500 MB; the tests also need Java 17+)
+$(VENV)/.spark-installed: $(VENV)/.installed
+	$(VENV)/bin/pip install -q -e '.[test,spark]'
 	touch $@
 
 # pycanon pins exact numpy/pandas/typing_extensions versions, so it lives in its own venv
@@ -28,6 +33,12 @@ lint: $(VENV)/.installed
 
 test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 	$(VENV)/bin/python -m pytest -q
+	$(MAKE) test-spark
+
+# the conformance suites once more with Spark (local[2], one JVM for the session)
+test-spark: $(VENV)/.spark-installed
+	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q -m "not slow" \
+		tests/conformance tests/engines
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python bench/run.py

@@ -221,6 +221,16 @@ class Engine(ABC):
     def schema_exists(self, schema: str) -> bool:
         return int(self.query("schema_exists", schema=schema)[0][0]) > 0
 
+    def schemas_starting_with(self, prefix: str) -> list[str]:
+        """Names of the schemas whose names start with ``prefix``, sorted."""
+        return [str(row[0]) for row in self.query("work_schemas", prefix=prefix)]
+
+    def relations_starting_with(self, schema: str, prefix: str) -> list[str]:
+        """Names of the tables and views of ``schema`` starting with ``prefix``, sorted."""
+        return [
+            str(row[0]) for row in self.query("publish/versions", schema=schema, prefix=prefix)
+        ]
+
     # -- runs: which working schemas belong to a live run ---------------------------------------
     def hold_run(self, run_id: str) -> None:
         """Mark a run alive until :meth:`release_run` (or until its process dies)."""

@@ -1,0 +1,106 @@
+"""Spark SQL as an engine: the same release as DuckDB, published without transactions.
+
+These tests run in the Spark session of ``make test`` (``ANONSQL_TEST_ENGINES=duckdb,spark``),
+on one local[2] Spark started for the session; elsewhere they are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_configs import CONFIGS, selected
+from helpers import load_people, people_spec, snapshot
+
+from anonsql import api
+from anonsql.engines import DuckDBEngine, Engine
+from anonsql.errors import SpecError, VerificationError
+from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.sql import TableName
+
+pytestmark = pytest.mark.skipif(
+    "spark" not in selected(), reason="Spark runs in its own session: ANONSQL_TEST_ENGINES=spark"
+)
+
+
+@pytest.fixture
+def spark(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    engine = CONFIGS["spark"].open(request)
+    try:
+        yield engine
+    finally:
+        engine.close()
+
+
+def release(engine: Engine, names: Any) -> dict[str, Any]:
+    return {
+        "rows": snapshot(engine, names.main),
+        "classes": snapshot(engine, names.classes),
+        "recoding": snapshot(engine, names.recoding),
+    }
+
+
+def test_capabilities_pick_the_versioned_swap(spark: Engine) -> None:
+    assert spark.transactional_ddl is False
+    assert spark.dialect == "spark"
+
+
+def test_same_release_as_duckdb_and_replaced_by_views(spark: Engine, tmp_path: Path) -> None:
+    spec = people_spec(tmp_path, k=5)
+    with DuckDBEngine() as duck:
+        load_people(duck)
+        expected = api.run(spec, engine=duck)
+        expected_release = release(duck, expected.names)
+        expected_metrics = {(m.name, m.attribute): m.value for m in expected.metrics}
+    load_people(spark)
+    result = api.run({**spec, "engine": "spark"}, engine=spark)
+    assert release(spark, result.names) == expected_release
+    assert {(m.name, m.attribute): m.value for m in result.metrics} == pytest.approx(
+        expected_metrics
+    )
+    assert result.certificate["verified"]
+    # the published names are views over one version; a second run swaps in another version
+    assert spark.relation_kind(result.names.main) == "view"
+    first = spark.relations_starting_with("anon", "people__v")
+    api.run({**people_spec(tmp_path, k=7), "engine": "spark"}, engine=spark)
+    second = spark.relations_starting_with("anon", "people__v")
+    assert first and second and not set(first) & set(second)
+    assert api.check_output(spark, "anon.people").holds
+    assert spark.schemas_starting_with("anonsql_work_") == []
+
+
+def test_failed_verification_leaves_the_previous_release(
+    spark: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_people(spark)
+    first = api.run({**people_spec(tmp_path, k=5), "engine": "spark"}, engine=spark)
+    before = snapshot(spark, first.names.main)
+    names_before = spark.relations_starting_with("anon", "")
+    monkeypatch.setattr(KAnonymity, "holds", lambda self, parts: parts.counts >= 1)
+    monkeypatch.setattr(KAnonymity, "min_rows", lambda self: 1)
+    with pytest.raises(VerificationError):
+        api.run({**people_spec(tmp_path, k=5), "engine": "spark"}, engine=spark)
+    assert snapshot(spark, first.names.main) == before
+    assert spark.relations_starting_with("anon", "") == names_before
+
+
+def test_catalog(spark: Engine) -> None:
+    table = load_people(spark)
+    columns = spark.columns(table)
+    assert columns is not None
+    by_name = {c.name: c for c in columns}
+    assert by_name["age"].is_integer and not by_name["city"].is_numeric
+    assert spark.columns(TableName("missing", "main")) is None
+    assert spark.relation_kind(table) == "table"
+    assert spark.relation_kind(TableName("people", "nowhere")) is None
+
+
+def test_database_must_be_a_master_url_or_connect_address() -> None:
+    from anonsql.engines.spark import check_database
+
+    for good in ("local", "local[2]", "local[*]", "spark://h:7077", "yarn", "sc://h:15002"):
+        check_database(good)
+    with pytest.raises(SpecError, match="database"):
+        check_database("host=127.0.0.1 dbname=dw")
