@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pyarrow as pa
+from sqlglot import exp
 
 from anonsql.engines.base import Engine, redact
 from anonsql.engines.types import ColumnInfo
@@ -41,10 +42,13 @@ _views = itertools.count()
 #: Master URLs anonsql accepts (anything else is refused before Spark starts).
 _MASTER = re.compile(r"(local(\[(\d+|\*)(,\d+)?\])?|spark://\S+|yarn|k8s://\S+|mesos://\S+)")
 
-#: Settings for an in-process (``local``) session when Spark's configuration has none: no web
-#: UI, and few shuffle partitions (adaptive execution merges them further).
+#: Settings for an in-process (``local``) session (``conf`` overrides them): no web UI or
+#: progress bars, errors only in the log, few shuffle partitions (adaptive execution merges
+#: them further).
 _LOCAL_DEFAULTS = {
     "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.log.level": "ERROR",
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.session.timeZone": "UTC",
 }
@@ -165,8 +169,9 @@ class SparkEngine(Engine):
         if self.relation_kind(relation) is None:
             return None
         schema = relation.schema or self.current_schema()
+        qualified = exp.table_(relation.name, db=schema, quoted=True).sql(dialect=self.dialect)
         try:
-            found = self.spark.catalog.listColumns(relation.name, schema)
+            found = self.spark.catalog.listColumns(qualified)
         except PySparkException as err:
             raise self._wrap(err) from err
         return [ColumnInfo.of(c.name, c.dataType.upper(), self.dialect) for c in found]

@@ -15,9 +15,11 @@ from engine_configs import CONFIGS, selected
 from helpers import load_people, people_spec, snapshot
 
 from anonsql import api
+from anonsql.demo import adult_spec
 from anonsql.engines import DuckDBEngine, Engine
 from anonsql.errors import SpecError, VerificationError
 from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.samples import load_adult
 from anonsql.sql import TableName
 
 pytestmark = pytest.mark.skipif(
@@ -104,3 +106,22 @@ def test_database_must_be_a_master_url_or_connect_address() -> None:
         check_database(good)
     with pytest.raises(SpecError, match="database"):
         check_database("host=127.0.0.1 dbname=dw")
+
+
+@pytest.mark.slow
+def test_adult_identical_to_duckdb(spark: Engine) -> None:
+    """Adult, k = 10: the same rows, classes, recoding and metrics as DuckDB (several minutes
+    on a loaded 2-core machine: one Spark job per statement)."""
+    spec = adult_spec(":memory:", k=10)
+    with DuckDBEngine() as duck:
+        load_adult(duck)
+        expected = api.run(spec, engine=duck)
+        expected_release = release(duck, expected.names)
+        expected_metrics = {(m.name, m.attribute): round(m.value, 9) for m in expected.metrics}
+    load_adult(spark)
+    result = api.run({**spec, "engine": "spark"}, engine=spark)
+    assert result.certificate["source_rows"] == 30162
+    got = release(spark, result.names)
+    for key, rows in expected_release.items():
+        assert got[key] == rows, key
+    assert {(m.name, m.attribute): round(m.value, 9) for m in result.metrics} == expected_metrics
