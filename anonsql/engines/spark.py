@@ -2,9 +2,9 @@
 
 ``database:`` in the spec says where Spark runs: ``local[N]`` (in this process, N cores), a
 cluster manager's master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) or a Spark Connect
-address (``sc://host:15002``). Everything else (catalog, metastore, warehouse, executors) comes
-from Spark's own configuration (``spark-defaults.conf`` under ``SPARK_CONF_DIR``), as for any
-Spark application. Working tables are managed tables of the session's catalog; Python receives
+address (``sc://host:15002``); left out, Spark's configured ``spark.master``. Everything else
+(catalog, metastore, warehouse, executors) comes from Spark's own configuration
+(``spark-defaults.conf`` under ``SPARK_CONF_DIR``), as for any Spark application. Working tables are managed tables of the session's catalog; Python receives
 query results only, which anonsql keeps to aggregates and decisions.
 
 Spark has no transactions and cannot update or delete rows of plain tables, so the engine
@@ -55,8 +55,9 @@ _LOCAL_DEFAULTS = {
 
 
 def check_database(database: str) -> None:
-    """Refuse a ``database:`` that is neither a master URL nor a Spark Connect address."""
-    if database.startswith("sc://") or _MASTER.fullmatch(database):
+    """Refuse a ``database:`` that is neither a master URL nor a Spark Connect address (empty:
+    Spark's configured ``spark.master``)."""
+    if not database or database.startswith("sc://") or _MASTER.fullmatch(database):
         return
     raise SpecError(
         "database",
@@ -73,7 +74,8 @@ def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkS
     if database.startswith("sc://"):
         builder = builder.remote(database)
     else:
-        builder = builder.master(database)
+        if database:
+            builder = builder.master(database)
         if database.startswith("local"):
             for key, value in _LOCAL_DEFAULTS.items():
                 builder = builder.config(key, value)
