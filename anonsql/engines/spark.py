@@ -4,8 +4,9 @@
 cluster manager's master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) or a Spark Connect
 address (``sc://host:15002``); left out, Spark's configured ``spark.master``. Everything else
 (catalog, metastore, warehouse, executors) comes from Spark's own configuration
-(``spark-defaults.conf`` under ``SPARK_CONF_DIR``), as for any Spark application. Working tables are managed tables of the session's catalog; Python receives
-query results only, which anonsql keeps to aggregates and decisions.
+(``spark-defaults.conf`` under ``SPARK_CONF_DIR``), as for any Spark application. Working
+tables are managed tables of the session's catalog; Python receives query results only, which
+anonsql keeps to aggregates and decisions.
 
 Spark has no transactions and cannot update or delete rows of plain tables, so the engine
 declares ``transactional_ddl = False``: releases are published as versioned tables and swapped
