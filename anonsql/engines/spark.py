@@ -113,7 +113,7 @@ class SparkEngine(Engine):
         self.spark = session if session is not None else open_session(database, conf)
 
     def _wrap(self, err: Exception) -> EngineError:
-        text = redact(str(err)).split("\n")[0][:800]
+        text = " ".join(redact(str(err)).split())[:800]
         return EngineError(f"Spark refused a statement: {type(err).__name__}: {text}")
 
     def _df(self, sql: str) -> DataFrame:
