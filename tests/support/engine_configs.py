@@ -61,7 +61,18 @@ def _spark(request: pytest.FixtureRequest) -> Engine:
 CONFIGS: dict[str, EngineConfig] = {
     "duckdb": EngineConfig("duckdb", _duckdb),
     "postgres": EngineConfig("postgres", _postgres),
-    "spark": EngineConfig("spark", _spark, opt_in=True),
+    "spark": EngineConfig(
+        "spark",
+        _spark,
+        known_gaps={
+            "test_sql_query_agrees_with_predicate[[]spark-fingerprint_k_anonymity[]]": (
+                "sqlglot writes ARRAY_AGG(item ORDER BY item) as COLLECT_LIST(item) for Spark, "
+                "dropping the order: equal fingerprints compare unequal (needs a sorted-array "
+                "form in privacy/_persons.sql)"
+            ),
+        },
+        opt_in=True,
+    ),
 }
 
 
