@@ -8,7 +8,7 @@ PYCANON_VENV := .venv-pycanon
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test]'
+	$(VENV)/bin/pip install -q -e '.[test,dbt]'
 	touch $@
 
 # engine: spark, its optional extra (pyspark, ~500 MB; the tests also need Java 17+)
@@ -32,7 +32,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
 test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
-	$(VENV)/bin/python -m pytest -q
+	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q -n 2 --durations=30
 	$(MAKE) test-spark
 
 # the conformance suites once more with Spark (local[2], one JVM for the session)

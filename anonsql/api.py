@@ -14,15 +14,22 @@ from anonsql import pipeline
 from anonsql.algorithms import ProgressCallback
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
+from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
+from anonsql.metrics.identity_reserved import ReleaseMetrics, release_metrics
 from anonsql.metrics.measure import release_context
+from anonsql.plan import Plan
+from anonsql.plan import plan as plan_run
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import read_release
 from anonsql.report import RunResult
+from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
+from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_risk
+from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
@@ -100,6 +107,28 @@ def run(
     spec = as_spec(spec)
     with _engine_for(spec, engine) as eng:
         return pipeline.run(spec, eng, progress or _quiet)
+
+
+def plan(spec: Spec | Mapping[str, Any] | str | Path, *, engine: Engine | None = None) -> Plan:
+    """What ``run`` would do (``anonsql run --dry-run``): the spec resolved against the
+    database, which is only read."""
+    spec = as_spec(spec)
+    with _engine_for(spec, engine) as eng:
+        return plan_run(spec, eng)
+
+
+def init(
+    engine: Engine,
+    table: str | TableName,
+    *,
+    engine_name: str | None = None,
+    database: str | None = None,
+) -> InitResult:
+    """Profile ``table`` and suggest a spec for it (``anonsql init``); ``database`` is what
+    the spec's ``database:`` key will say."""
+    return init_spec(
+        engine, _relation(table, "--table"), engine_name=engine_name, database=database
+    )
 
 
 def check(
@@ -184,6 +213,79 @@ def query_accuracy(
     )
 
 
+def risk(
+    engine: Engine,
+    relation: str | TableName,
+    qids: Sequence[str],
+    *,
+    population: str | TableName | None = None,
+    population_count: str | None = None,
+    population_size: int | None = None,
+    region: str | None = None,
+    weight: str | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> RiskReport:
+    """Re-identification risk of any table or view, given its quasi-identifiers, as ARX and
+    sdcMicro report it (:class:`~anonsql.risk.RiskReport`): prosecutor, journalist and marketer
+    risk, records at risk above ``threshold``, sample uniques and population-uniqueness
+    estimates. Works before anonymizing, on a release, or on any relation.
+
+    ``population`` names a table of the population (the same QID columns, one row per person or
+    a ``population_count`` column): journalist and marketer risk then use it. The population size
+    the estimates assume is ``population_size``, else one of ARX's ``region`` s, else the
+    population table's persons, else the sum of the ``weight`` column (sampling weights), else
+    ARX's default (the USA).
+    """
+    rel = _relation(relation, "relation")
+    columns = [c.name for c in table_columns(engine, rel, "relation")]
+    for name in [*qids, *([weight] if weight else [])]:
+        if name not in columns:
+            raise SpecError(
+                f"column {name!r}",
+                f"not a column of {rel}",
+                f"the columns are: {', '.join(columns)}",
+            )
+    if population_size is not None and region is not None:
+        raise SpecError("population_size", "a size and a region both given", "give one of them")
+    model = None
+    if population_size is not None:
+        model = PopulationModel(population_size)
+    elif region is not None:
+        model = PopulationModel.for_region(region)
+    table = None
+    if population is not None:
+        table = PopulationTable(_relation(population, "population"), population_count)
+    return measure_risk(
+        engine,
+        rel,
+        list(qids),
+        population=model,
+        population_table=table,
+        weight=weight,
+        threshold=threshold,
+    )
+
+
+def identity_reserved_metrics(
+    engine: Engine,
+    output: str | TableName,
+    *,
+    queries: int = 1000,
+    lam: int = 1,
+    seed: int = 0,
+) -> ReleaseMetrics:
+    """The measures of Wang et al. (KAIS 2019, §5) of a ``danonyir``/``geneir`` release:
+    normalized information loss, relative error of a seeded workload of count queries
+    (``lam`` quasi-identifiers constrained per query) and the share of vulnerable classes
+    (:mod:`anonsql.metrics.identity_reserved`). On demand only."""
+    release = read_release(
+        engine,
+        _relation(output, "output"),
+        fix="give the name of a relation published by `anonsql run`",
+    )
+    return release_metrics(engine, release, queries=queries, lam=lam, seed=seed)
+
+
 def status(engine: Engine, output: str | TableName) -> ReleaseStatus:
     """A published release against its source now: rows certified, in the source, released,
     withheld by the live view's guard, not covered, and whether the release is stale."""
@@ -204,10 +306,13 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
         _relation(output, "output"),
         fix="name the QIDs and models explicitly with `anonsql check`",
     )
-    checks = LAYOUTS.get(release.layout).planned_checks(
+    layout = LAYOUTS.get(release.layout)
+    checks = layout.planned_checks(
         release.names, release.qids, release.models, release.person_column
     )
-    return run_checks(engine, release.names.main, checks)
+    result = run_checks(engine, release.names.main, checks)
+    own = layout.release_violations(engine, release.names, release.certificate)
+    return CheckResult(result.relation, {**result.violations, **own})
 
 
 def _relation(relation: str | TableName, key: str) -> TableName:
@@ -221,9 +326,14 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "init",
     "metrics",
     "open_engine",
+    "plan",
     "query_accuracy",
+    "render_report",
+    "risk",
     "run",
     "status",
+    "write_report",
 ]

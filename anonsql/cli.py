@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,16 +20,28 @@ from typing import Any, TypeVar
 import click
 import yaml
 from rich.console import Console
+from rich.logging import RichHandler
+from rich.markup import escape
+from rich.progress import (
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
+from anonsql.engines.base import redact_values
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
+from anonsql.plan import Plan
 from anonsql.privacy.check import CheckResult
 from anonsql.report import RunResult
+from anonsql.report.report import metric_json
+from anonsql.risk import RiskReport
 from anonsql.samples import (
     MULTI_TABLE_SAMPLES,
     SAMPLES,
@@ -49,6 +62,55 @@ def _progress(message: str) -> None:
     err.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
 
 
+@contextlib.contextmanager
+def progress_bar(quiet: bool = False) -> Iterator[Callable[[str], None]]:
+    """A progress callback: each step's message is printed on stderr, and on a terminal a
+    live line shows the current step, the count of steps (rounds, loads, verification) and the
+    elapsed time."""
+    if quiet:
+        yield lambda message: None
+        return
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[dim]anonsql:[/dim] {task.description}"),
+        TextColumn("[cyan]step {task.completed:.0f}[/cyan]"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def update(message: str) -> None:
+            bar.console.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
+            bar.update(task, description=message, advance=1)
+
+        yield update
+
+
+def emit_json(found: Any) -> None:
+    """Print one JSON document on stdout (for jq and pipelines)."""
+    click.echo(json.dumps(found, default=str, indent=None))
+
+
+class _RedactValues(logging.Filter):
+    """SQL reaches the log with its string and numeric literals hidden."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "anonsql.sql":
+            record.msg, record.args = redact_values(record.getMessage()), ()
+        return True
+
+
+def _configure_logging(level: str) -> None:
+    handler = RichHandler(console=err, show_path=False, markup=False, rich_tracebacks=False)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    handler.addFilter(_RedactValues())
+    root = logging.getLogger("anonsql")
+    root.handlers = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
 def handle_errors(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -56,7 +118,10 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
             err.print(
-                f"[bold red]error:[/bold red] {exc}", highlight=False, markup=True, soft_wrap=True
+                f"[bold red]error:[/bold red] {escape(str(exc))}",
+                highlight=False,
+                markup=True,
+                soft_wrap=True,
             )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
@@ -77,20 +142,114 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group()
+@click.group(context_settings={"auto_envvar_prefix": "ANONSQL"})
 @click.version_option(package_name="anonsql")
-def main() -> None:
-    """Anonymize warehouse tables where they live."""
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Show the SQL anonsql runs on stderr (string and numeric literals redacted); same as "
+    "--log-level debug.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default="warning",
+    show_default=True,
+    help="Log level on stderr; debug shows every statement with its values redacted.",
+)
+def main(verbose: int, log_level: str) -> None:
+    """Anonymize warehouse tables where they live.
+
+    Every option can also be set by an environment variable: ANONSQL_<OPTION> for the options
+    before the command (ANONSQL_LOG_LEVEL=debug), ANONSQL_<COMMAND>_<OPTION> for a command's
+    (ANONSQL_RUN_QUIET=1, ANONSQL_STATUS_JSON=1); --database and --engine also read
+    ANONSQL_DATABASE and ANONSQL_ENGINE.
+    """
+    _configure_logging("debug" if verbose else log_level)
 
 
 @main.command()
 @click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option(
+    "--dbt-project",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A dbt project: the connection comes from its profile, and the spec's source may be "
+    "source('s', 't') or ref('m') (needs anonsql[dbt]).",
+)
+@click.option("--target", help="The dbt target (default: the profile's).")
+@click.option(
+    "--profiles-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where profiles.yml is (default: as dbt looks for it).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_RUN_JSON",
+    help="Print the result as JSON on stdout.",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Validate the spec against the database and print the plan and the SQL that "
+    "validation ran (the run's first statements); write nothing.",
+)
+@click.option(
+    "--report",
+    "report_path",
+    envvar="ANONSQL_RUN_REPORT",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the release's HTML report to this file.",
+)
 @handle_errors
-def run(spec: Path, quiet: bool) -> None:
+def run(
+    spec: Path,
+    quiet: bool,
+    dbt_project: Path | None,
+    target: str | None,
+    profiles_dir: Path | None,
+    as_json: bool,
+    dry_run: bool,
+    report_path: Path | None,
+) -> None:
     """Anonymize and publish as declared in SPEC (a YAML file)."""
-    result = api.run(spec, progress=None if quiet else _progress)
-    print_result(result)
+    if dbt_project is None and (target is not None or profiles_dir is not None):
+        raise SpecError("--target", "needs --dbt-project", "give the dbt project with it")
+    if dry_run:
+        if dbt_project is not None:
+            raise SpecError("--dry-run", "not available with --dbt-project", "leave one out")
+        found = api.plan(spec)
+        if as_json:
+            emit_json(found.summary())
+        else:
+            print_plan(found)
+        return
+    with progress_bar(quiet) as progress:
+        if dbt_project is not None:
+            from anonsql.dbt import run_in_project
+
+            result = run_in_project(
+                spec, dbt_project, target=target, profiles_dir=profiles_dir, progress=progress
+            )
+        else:
+            result = api.run(spec, progress=progress)
+        if report_path is not None:
+            if dbt_project is not None:
+                raise SpecError(
+                    "--report", "not available with --dbt-project", "run `anonsql report`"
+                )
+            progress("writing the report")
+            with api.open_engine(api.as_spec(spec)) as engine:
+                api.write_report(engine, result.names.main, report_path)
+    if as_json:
+        emit_json({**result.summary_json(), "report": str(report_path) if report_path else None})
+    else:
+        print_result(result)
+        if report_path is not None:
+            out.print(f"report: {report_path}")
 
 
 def parse_model(text: str) -> dict[str, Any]:
@@ -116,8 +275,12 @@ def parse_model(text: str) -> dict[str, Any]:
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--relation", help="schema.table or view to check.")
 @click.option("--qid", "qids", multiple=True, help="A quasi-identifier column (repeat).")
 @click.option(
@@ -131,6 +294,13 @@ def parse_model(text: str) -> dict[str, Any]:
     help="The column linking the rows of one person (1:M data); person-level models count "
     "persons and build each person's SA fingerprint from their rows.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_CHECK_JSON",
+    help="Print the result as JSON on stdout.",
+)
 @handle_errors
 def check(
     spec: Path | None,
@@ -140,6 +310,7 @@ def check(
     qids: tuple[str, ...],
     models: tuple[str, ...],
     person: str | None,
+    as_json: bool,
 ) -> None:
     """Check a relation against privacy models; exit 4 if any class violates one.
 
@@ -163,15 +334,28 @@ def check(
             result = api.check(
                 engine, relation, list(qids), [parse_model(m) for m in models], person=person
             )
-    print_check(result)
+    if as_json:
+        emit_json(
+            {
+                "relation": str(result.relation),
+                "holds": result.holds,
+                "violations": dict(result.violations),
+            }
+        )
+    else:
+        print_check(result)
     if not result.holds:
         sys.exit(4)
 
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--output", "output", help="The published relation (schema.name).")
 @click.option(
     "--query-accuracy",
@@ -179,10 +363,23 @@ def check(
     help="Measure OLAP query accuracy instead: mean KL divergence of a seeded count-query "
     "workload, per query dimensionality (on demand; not recorded by runs).",
 )
+@click.option(
+    "--identity-reserved",
+    is_flag=True,
+    help="Measure a danonyir/geneir release as Wang et al. (KAIS 2019) do: NLoss, relative "
+    "error of a seeded count-query workload, vulnerable-class share (on demand).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Workload seed.")
 @click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
 @click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_METRICS_JSON",
+    help="Print the metrics as JSON on stdout.",
+)
 @handle_errors
 def metrics(
     spec: Path | None,
@@ -190,33 +387,120 @@ def metrics(
     engine_name: str,
     output: str | None,
     query_accuracy: bool,
+    identity_reserved: bool,
     seed: int,
     sa_column: str | None,
     max_dimensions: int,
     bins: int,
+    as_json: bool,
 ) -> None:
     """Recompute the utility metrics of a published output."""
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "metrics", spec, database, engine_name, output)
-        if query_accuracy:
-            print_query_accuracy(
-                api.query_accuracy(
-                    engine,
-                    relation,
-                    seed=seed,
-                    sa_column=sa_column,
-                    max_dimensions=max_dimensions,
-                    bins=bins,
-                )
+        if identity_reserved:
+            measured = api.identity_reserved_metrics(engine, relation, seed=seed)
+            if as_json:
+                emit_json(dict(measured.rows()))
+                return
+            table = Table(title=f"identity-reserved measures of {relation}")
+            table.add_column("metric")
+            table.add_column("value", justify="right")
+            for name, value in measured.rows():
+                table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
+            out.print(table)
+        elif query_accuracy:
+            accuracy = api.query_accuracy(
+                engine,
+                relation,
+                seed=seed,
+                sa_column=sa_column,
+                max_dimensions=max_dimensions,
+                bins=bins,
             )
+            if as_json:
+                emit_json(accuracy.summary())
+            else:
+                print_query_accuracy(accuracy)
         else:
-            print_metrics(api.metrics(engine, relation))
+            values = api.metrics(engine, relation)
+            if as_json:
+                emit_json([metric_json(m) for m in values])
+            else:
+                print_metrics(values)
+
+
+@main.command()
+@click.option("--database", required=True, help="Database path (DuckDB) or DSN (postgres).")
+@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option("--relation", required=True, help="schema.table or view to measure.")
+@click.option("--qid", "qids", multiple=True, required=True, help="A quasi-identifier (repeat).")
+@click.option("--population", help="schema.table of the population (journalist, marketer risk).")
+@click.option("--population-count", help="The population table's column counting persons.")
+@click.option("--population-size", type=click.IntRange(min=1), help="Persons in the population.")
+@click.option("--region", help="One of ARX's regions as the population (default: USA).")
+@click.option("--weight", help="A column of sampling weights (sdcMicro's individual risk).")
+@click.option(
+    "--threshold",
+    default=0.2,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="A record is at risk above this re-identification probability.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_RISK_JSON",
+    help="Print the figures as JSON on stdout.",
+)
+@handle_errors
+def risk(
+    database: str,
+    engine_name: str,
+    relation: str,
+    qids: tuple[str, ...],
+    population: str | None,
+    population_count: str | None,
+    population_size: int | None,
+    region: str | None,
+    weight: str | None,
+    threshold: float,
+    as_json: bool,
+) -> None:
+    """Measure the re-identification risk of any table or view, given its QIDs."""
+    with api.connect_database(engine_name, database, must_exist=True) as engine:
+        report = api.risk(
+            engine,
+            relation,
+            list(qids),
+            population=population,
+            population_count=population_count,
+            population_size=population_size,
+            region=region,
+            weight=weight,
+            threshold=threshold,
+        )
+    if as_json:
+        emit_json(
+            {
+                "relation": relation,
+                "threshold": report.threshold,
+                "journalist_source": report.journalist_source,
+                "figures": report.figures(),
+            }
+        )
+    else:
+        print_risk(relation, report)
 
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @click.option("--output", "output", help="The published relation (schema.name).")
 @click.option(
     "--max-hidden",
@@ -225,7 +509,13 @@ def metrics(
     help="Accept a stale release while the share of source rows it hides (withheld by its "
     "guard or not covered) is at most this fraction.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_STATUS_JSON",
+    help="Print the status as JSON.",
+)
 @handle_errors
 def status(
     spec: Path | None,
@@ -256,8 +546,46 @@ def status(
 
 @main.command()
 @click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--database", help="Database path (DuckDB) when no SPEC is given.")
-@click.option("--engine", "engine_name", default="duckdb", show_default=True)
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
+@click.option("--output", "output", help="The published relation (schema.name).")
+@click.option(
+    "--out",
+    "-o",
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The HTML file to write (default: <output name>.html here).",
+)
+@handle_errors
+def report(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    path: Path | None,
+) -> None:
+    """Write the HTML report of a published release: one self-contained file (charts as
+    inline SVG, no network, no JavaScript). It shows the source's most frequent quasi-identifier
+    values: keep it where the source may be read."""
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "report", spec, database, engine_name, output)
+        name = relation if isinstance(relation, TableName) else parse_relation(relation, "--output")
+        written = api.write_report(engine, name, path or Path(f"{name.name}.html"))
+    out.print(f"wrote {written}")
+
+
+@main.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
 @handle_errors
 def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     """Drop working schemas left behind by killed runs (runs still running are left alone)."""
@@ -275,6 +603,65 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
 @main.command()
 @click.option(
     "--database",
+    envvar="ANONSQL_DATABASE",
+    required=True,
+    help="The database holding the table (DuckDB file, or a libpq string with --engine postgres).",
+)
+@click.option(
+    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
+)
+@click.option("--table", required=True, help="The table to anonymize (schema.table).")
+@click.option(
+    "--out",
+    "-o",
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the spec to this file (default: print it on stdout).",
+)
+@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="ANONSQL_INIT_JSON",
+    help="Print the profile as JSON instead.",
+)
+@handle_errors
+def init(
+    database: str,
+    engine_name: str,
+    table: str,
+    path: Path | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Profile a table and write a spec skeleton for it: every column's type, distinct values,
+    NULL share and uniqueness (in SQL), suggested roles and hierarchies with the reason for each,
+    and the table's re-identification risk. Check the roles, then `anonsql run` the spec."""
+    if path is not None and path.exists() and not force:
+        raise SpecError("--out", f"{path} exists", "give another file, or --force to overwrite")
+    with api.connect_database(engine_name, database, must_exist=True) as engine:
+        written_db = database
+        if engine.database_is_path and path is not None:
+            written_db = os.path.relpath(Path(database).resolve(), path.resolve().parent)
+        found = api.init(engine, table, engine_name=engine_name, database=written_db)
+    if as_json:
+        emit_json(found.summary())
+    elif path is None:
+        click.echo(found.yaml, nl=False)
+    else:
+        path.write_text(found.yaml, encoding="utf-8")
+        qids = [s.column for s in found.suggestions if s.role == "quasi_identifier"]
+        out.print(
+            f"wrote {path}: {len(found.suggestions)} columns, quasi-identifiers: "
+            f"{', '.join(qids) or 'none'}. Check the roles, then: anonsql run {path}",
+            highlight=False,
+        )
+
+
+@main.command()
+@click.option(
+    "--database",
     default=":memory:",
     show_default=True,
     help="DuckDB file to create the demo in (kept for you to query).",
@@ -284,9 +671,11 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
 def demo(database: str, k: int) -> None:
     """Anonymize the shipped Adult sample in embedded DuckDB and show the result."""
     with api.connect_database("duckdb", database) as engine:
-        rows = load_adult(engine)
-        _progress(f"loaded the Adult sample: {rows} rows into main.adult")
-        result = api.run(adult_spec(database, k=k), engine=engine, progress=_progress)
+        with progress_bar() as progress:
+            progress("loading the Adult sample")
+            rows = load_adult(engine)
+            progress(f"loaded the Adult sample: {rows} rows into main.adult")
+            result = api.run(adult_spec(database, k=k), engine=engine, progress=progress)
         print_result(result)
         show_sample(engine, result, [*ADULT_QIDS, "class"])
         if database != ":memory:":
@@ -354,6 +743,27 @@ def open_release(
     return engine, output
 
 
+def print_plan(found: Plan) -> None:
+    table = Table(title="anonsql run --dry-run: nothing was written", show_header=False)
+    rows = [
+        ("source", f"{found.source} ({found.rows} rows)"),
+        ("models", ", ".join(found.models)),
+        ("algorithm", found.algorithm),
+        *((f"QID {c}", how) for c, how in found.quasi_identifiers),
+        ("published unchanged", ", ".join(found.published_unchanged) or "-"),
+        ("dropped", ", ".join(found.dropped) or "-"),
+        ("would publish", ", ".join(found.publishes)),
+        ("private companions", ", ".join(found.private)),
+        ("swap", found.swap),
+    ]
+    for label, value in rows:
+        table.add_row(label, value)
+    out.print(table)
+    out.print(f"\n-- the {len(found.statements)} statements validation ran (values redacted):")
+    for statement in found.statements:
+        out.print(statement + ";", highlight=False, markup=False, soft_wrap=True)
+
+
 def print_status(found: ReleaseStatus) -> None:
     table = Table(title=f"status of {found.output}", show_header=False)
     rows = [
@@ -405,6 +815,21 @@ def print_metrics(values: list[MetricValue]) -> None:
     for m in values:
         table.add_row(m.name, m.attribute or "", f"{m.value:.4f}")
     out.print(table)
+
+
+def print_risk(relation: str, report: RiskReport) -> None:
+    table = Table(title=f"re-identification risk of {relation}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for name, value in report.figures().items():
+        table.add_row(name, f"{value:.6g}")
+    out.print(table)
+    source = "the population table" if report.journalist_source == "population" else "the sample"
+    out.print(
+        f"journalist risk from {source}; records at risk: individual risk above "
+        f"{report.threshold:g}",
+        highlight=False,
+    )
 
 
 def print_query_accuracy(result: QueryAccuracy) -> None:

@@ -1,11 +1,13 @@
-"""The data samples shipped with anonsql and their loaders: the single-table Adult samples and
-the two-table INFORMS 2005 subset (one row per person plus several condition rows per person).
+"""The data samples shipped with anonsql and their loaders: the single-table Adult samples (one
+with a seeded consent column, for personalized publishing) and the two-table INFORMS 2005
+subset (one row per person plus several condition rows per person).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
@@ -15,7 +17,11 @@ from anonsql.resources import resource_dir
 from anonsql.sql import TableName
 
 #: Samples that load into one table (:func:`load_sample`).
-TABLE_SAMPLES = ("adult", "adult-arx")
+TABLE_SAMPLES = ("adult", "adult-arx", "adult-consent")
+#: ``adult-consent``: Adult with a boolean ``consent`` column, true for each subject with this
+#: probability, drawn with ``numpy.random.default_rng(CONSENT_SEED)`` (about 80 % consent).
+CONSENT_RATE = 0.8
+CONSENT_SEED = 0
 #: Samples that load several tables into a schema (:func:`load_informs`).
 MULTI_TABLE_SAMPLES = ("informs",)
 SAMPLES = TABLE_SAMPLES + MULTI_TABLE_SAMPLES
@@ -71,12 +77,21 @@ def sample_csv(name: str) -> Path:
         )
     if name not in TABLE_SAMPLES:
         raise _unknown_sample(name, TABLE_SAMPLES)
-    return resource_dir("datasets") / name / "adult.csv.gz"
+    folder = "adult" if name == "adult-consent" else name
+    return resource_dir("datasets") / folder / "adult.csv.gz"
+
+
+def with_consent(data: pa.Table, rate: float = CONSENT_RATE, seed: int = CONSENT_SEED) -> pa.Table:
+    """``data`` with a boolean ``consent`` column, true with probability ``rate`` per row."""
+    consent = np.random.default_rng(seed).random(data.num_rows) < rate
+    return data.append_column("consent", pa.array(consent, pa.bool_()))
 
 
 def load_sample(engine: Engine, name: str, table: TableName) -> int:
     """Load a shipped single-table sample into ``table`` (replacing it); return its row count."""
     data = pa_csv.read_csv(sample_csv(name), parse_options=pa_csv.ParseOptions(delimiter=";"))
+    if name == "adult-consent":
+        data = with_consent(data)
     if table.schema:
         engine.ensure_schema(table.schema)
     engine.drop(table)

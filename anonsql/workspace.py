@@ -13,6 +13,7 @@ from typing import Literal
 
 import numpy as np
 
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.hierarchies.model import Hierarchy
 from anonsql.privacy.base import IntArray, PrivacyModel
@@ -117,6 +118,8 @@ class Workspace:
     person: PersonLink | None = None
     #: Columns of ``rows`` carried along unchanged after the codes (the person number in 1:M).
     carried: tuple[str, ...] = ()
+    #: The spec's functional dependencies (they hold on the source), for the algorithms.
+    functional_dependencies: tuple[FunctionalDependency, ...] = ()
 
     @property
     def schema(self) -> str:

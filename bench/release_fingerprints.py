@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VOLATILE = {"run_id", "created_at", "seconds", "anonsql_version"}
 #: Relations of a release whose rows are fingerprinted (those that exist).
 RELATIONS = ("", "__by_person", "__classes", "__metrics", "__attributes", "__hierarchy_nodes")
+#: Those of them published in the private schema since issue 11.
+PRIVATE_SUFFIXES = ("__attributes", "__hierarchy_nodes")
 
 
 def _adult(k: int, **changes: Any) -> dict[str, Any]:
@@ -147,8 +149,11 @@ def fingerprint(engine: Engine, output: TableName) -> dict[str, Any]:
     ).to_pylist()[0]
     person = json.loads(certificate.get("person_level") or "null")
     pseudonym = person["person_id"] if person else None
+    private = certificate.get("private_schema")
     for suffix in RELATIONS:
         relation = output.with_name(output.name + suffix)
+        if private and suffix in PRIVATE_SUFFIXES:  # releases since issue 11 keep them private
+            relation = TableName(output.name + suffix, private)
         found[suffix or "main"] = _rows_hash(engine, relation, pseudonym)
     found["certificate"] = {
         k: _stable(v) for k, v in sorted(certificate.items()) if k not in VOLATILE
@@ -229,7 +234,13 @@ def main() -> None:
         missing = [k for k in before if k not in now]
         for key in differ:
             for part in now[key]:
-                if before[key].get(part) != now[key][part]:
+                was, is_ = before[key].get(part), now[key][part]
+                if was == is_:
+                    continue
+                if isinstance(was, dict) and isinstance(is_, dict):
+                    fields = sorted(f for f in {*was, *is_} if was.get(f) != is_.get(f))
+                    print(f"DIFFERENT {key}: {part} fields {fields}")
+                else:
                     print(f"DIFFERENT {key}: {part}")
         print(
             f"{len(now)} releases compared: {len(now) - len(differ)} identical, "

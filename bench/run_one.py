@@ -104,10 +104,17 @@ def main() -> None:
     parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
+    parser.add_argument("--split", default="loss", choices=["loss", "widest"])
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres", "spark"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
-        "--algorithm", default="mondrian", choices=["mondrian", "hilbert", "idistance"]
+        "--algorithm",
+        default="mondrian",
+        choices=["mondrian", "hilbert", "idistance", "full_domain"],
+    )
+    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
+    parser.add_argument(
+        "--objective", default="ncp", help="full_domain: the objective it minimizes"
     )
     parser.add_argument(
         "--query-accuracy",
@@ -135,11 +142,18 @@ def main() -> None:
             kept = {*ADULT_QIDS, "hours_per_week", "class"}
             spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
             spec["columns"]["person_id"] = {"role": "identifier"}
-        options: dict[str, object] = {"categorical_split": args.categorical_split}
+        options: dict[str, object] = {
+            "categorical_split": args.categorical_split,
+            "split": args.split,
+        }
+        spec["suppression_limit"] = args.suppression
         if args.max_partitions_per_round:
             options["max_partitions_per_round"] = args.max_partitions_per_round
         mondrian = args.algorithm == "mondrian"
         spec["algorithm"] = {"mondrian": options} if mondrian else args.algorithm
+        if args.algorithm == "full_domain":
+            spec["algorithm"] = {"full_domain": {"objective": args.objective}}
+        spec["suppression_limit"] = args.suppression
         if args.l:
             spec["columns"]["occupation"] = {"role": "sensitive"}
             spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
@@ -178,6 +192,8 @@ def main() -> None:
                 "classes": result.certificate["classes"],
                 "ncp": round(result.metric("ncp"), 2),
                 "verified": result.certificate["verified"],
+                "suppressed": result.certificate["suppressed_rows"],
+                "search": json.loads(str(result.certificate.get("search") or "null")),
                 "kl": accuracy["kl_mean"] if accuracy else None,
                 "kl_by_dimension": accuracy["kl_by_dimension"] if accuracy else None,
                 "kl_seconds": accuracy["seconds"] if accuracy else None,

@@ -23,7 +23,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from anonsql.engines.types import ColumnInfo
+from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
+from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error
 from anonsql.workspace import Workspace
 
@@ -58,6 +61,18 @@ class Partitioning:
     facts: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _able(test: Callable[[type[Algorithm]], bool], otherwise: str) -> str:
+    """``use algorithm: x`` for the registered algorithms passing ``test``, else ``otherwise``."""
+    from anonsql.algorithms.registry import ALGORITHMS
+
+    names = [name for name, cls in ALGORITHMS.items() if test(cls)]
+    return f"use algorithm: {' or '.join(names)}" if names else otherwise
+
+
+def _supplies(needs: frozenset[str]) -> Callable[[type[Algorithm]], bool]:
+    return lambda algorithm: needs <= algorithm.supplies
+
+
 class Algorithm(ABC):
     """Base class of anonymization algorithms.
 
@@ -77,6 +92,20 @@ class Algorithm(ABC):
     person_level: ClassVar[bool] = False
     #: The release layout (``anonsql.layouts``) that publishes what the algorithm leaves.
     layout: ClassVar[str] = "record"
+    #: Whether the algorithm reads the spec's functional dependencies' columns: their sensitive
+    #: columns are then coded in ``rows`` even when no model reads them.
+    reads_dependencies: ClassVar[bool] = False
+    #: What the algorithm gives models' predicates besides class sizes and sensitive
+    #: histograms (``PrivacyModel.requires``); a model requiring more is refused.
+    supplies: ClassVar[frozenset[str]] = frozenset()
+    #: Whether the algorithm judges whole candidate releases, so it can enforce table-level
+    #: models (``PrivacyModel.table_level``); algorithms that decide a split at a time cannot.
+    enforces_table_level: ClassVar[bool] = False
+    #: Whether the release publishes the sensitive and insensitive columns unchanged (then the
+    #: resolve step refuses those that determine a quasi-identifier and the measure step
+    #: measures what they expose); False for algorithms that transform every column they
+    #: publish (e.g. ``personalized``: sensitive values in buckets).
+    publishes_unchanged: ClassVar[bool] = True
 
     def __init__(self, options: OptionsBase) -> None:
         self.options = options
@@ -93,7 +122,33 @@ class Algorithm(ABC):
         return cls(options)
 
     def check_models(self, models: Sequence[PrivacyModel]) -> None:
-        """Refuse, with a SpecError keyed ``privacy[i]``, models this algorithm cannot enforce."""
+        """Refuse, with a SpecError keyed ``privacy[i]``, models this algorithm cannot enforce:
+        by default those needing what it does not supply, and table-level ones unless it
+        enforces them. An override should call this too."""
+        for position, model in enumerate(models):
+            key = f"privacy[{position}].{model.name}"
+            missing = sorted(model.requires - self.supplies)
+            if missing:
+                raise SpecError(
+                    key,
+                    f"the {self.name} algorithm cannot give this model's check what it reads "
+                    f"({', '.join(missing)})",
+                    _able(_supplies(model.requires), "check it with `anonsql check`"),
+                )
+            if model.table_level and not self.enforces_table_level:
+                raise SpecError(
+                    key,
+                    f"this model bounds the whole table, which the {self.name} algorithm cannot "
+                    "judge while it splits",
+                    _able(lambda a: a.enforces_table_level, "check it with `anonsql check`"),
+                )
+
+    def bind(self, spec: Spec, columns: Sequence[ColumnInfo]) -> Algorithm:
+        """The algorithm with what it reads of the spec beyond its options (e.g. the roles of
+        columns, the seed), checked against the source's ``columns`` with a SpecError naming
+        the key. Called by the resolve step after :meth:`check_models`; most algorithms read
+        nothing more and return themselves."""
+        return self
 
     @abstractmethod
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:

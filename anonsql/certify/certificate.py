@@ -68,6 +68,9 @@ def certify(
         "source_checksum": checksum(release.engine, release.built.source),
         "spec_sha256": hashlib.sha256(spec.canonical_json().encode()).hexdigest(),
         "seconds": round(time.perf_counter() - started, 3),
+        # re-identification risk of the source (the release's is in __metrics, risk.*)
+        "source_risk": json.dumps(dict(measurement.source_risk)),
+        "risk_settings": json.dumps(dict(measurement.risk_settings)),
     }
     fields.update(release.layout.certificate_fields())
     release.engine.load_arrow(release.built.certificate, pa.Table.from_pylist([fields]))

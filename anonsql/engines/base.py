@@ -33,6 +33,16 @@ def redact(sql: str) -> str:
     return _STRING_LITERAL.sub("'…'", sql)
 
 
+# a number standing alone (not part of an identifier such as q0 or "distinct1")
+_NUMBER_LITERAL = re.compile(r"(?<![\w.\"'])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w\"'])")
+
+
+def redact_values(sql: str) -> str:
+    """Hide string *and* numeric literals (split points such as medians are data values):
+    what users see of SQL (``-v``, ``--dry-run``)."""
+    return _NUMBER_LITERAL.sub("#", redact(sql))
+
+
 @dataclass
 class QueryStats:
     """Counts statements and their time, for benchmarks and the queries-per-round figure."""
@@ -227,9 +237,7 @@ class Engine(ABC):
 
     def relations_starting_with(self, schema: str, prefix: str) -> list[str]:
         """Names of the tables and views of ``schema`` starting with ``prefix``, sorted."""
-        return [
-            str(row[0]) for row in self.query("publish/versions", schema=schema, prefix=prefix)
-        ]
+        return [str(row[0]) for row in self.query("publish/versions", schema=schema, prefix=prefix)]
 
     # -- runs: which working schemas belong to a live run ---------------------------------------
     def hold_run(self, run_id: str) -> None:

@@ -12,14 +12,22 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import psycopg
 import pyarrow as pa
-from psycopg import conninfo as pg_conninfo
 
 from anonsql.engines.base import Engine, redact
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
 from anonsql.sql import TableName
+
+try:
+    import psycopg
+    from psycopg import conninfo as pg_conninfo
+except ImportError:  # the core install runs on DuckDB only
+    raise SpecError(
+        "engine",
+        "the postgres engine needs the psycopg driver, which is not installed",
+        "pip install 'anonsql[postgres]'",
+    ) from None
 
 _cursors = itertools.count()
 

@@ -65,6 +65,9 @@ class Hierarchy:
                 name, f"hierarchy {origin} has no values", "give at least one leaf value"
             )
         line_numbers = list(lines) if lines is not None else list(range(1, len(paths) + 1))
+        #: The paths as given, repeats kept: ARX's positional levels (label ``l`` of a line is
+        #: its value's generalization at level ``l``), which full-domain search reads.
+        self.rows: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in paths)
         for path, line in zip(paths, line_numbers, strict=True):
             if len(path) > MAX_LEVELS + 1:
                 raise HierarchyError(

@@ -1,4 +1,6 @@
-"""Release layouts: one row per individual (``record``) and 1:M data (``person``)."""
+"""Release layouts: one row per individual (``record``), 1:M data (``person``), personalized
+publishing with several sensitive attributes (``personalized``) and identity-reserved releases
+(``identity_reserved``)."""
 
 from anonsql.layouts.base import Layout
 from anonsql.layouts.registry import LAYOUTS

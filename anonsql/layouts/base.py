@@ -15,12 +15,16 @@ whose verdict depends on the whole table) the whole release that currently viola
 model, found by the models' own violation queries (:func:`guard_stages`). The publish gate checks
 the unguarded relation and requires the guard to withhold nothing; ``status`` counts what it
 withholds later. ``materialize: table`` publishes a frozen copy instead.
+
+A layout whose guarantees are not all privacy models over equivalence classes adds its own
+violation counts (:meth:`Layout.violations` at publish, :meth:`Layout.release_violations` on a
+published release) and metrics (:meth:`Layout.extra_metrics`); the defaults add none.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -113,6 +117,9 @@ class Layout(ABC):
             e.run("publish/frozen", target=target, released=released)
             return
         renderer = SqlRenderer(TEMPLATE_DIALECT, e.sql.defaults)
+        # a model whose statistic SQL cannot compute (a population-uniqueness estimate) is bound
+        # to the released rows now; its guard then withholds the release once they change
+        models = [m.prepared(e, released, self.qids) for m in models]
         stages = guard_stages(renderer, models, self.qids, person)
         e.run(
             "publish/guarded",
@@ -172,3 +179,23 @@ class Layout(ABC):
 
     def certificate_fields(self) -> dict[str, Any]:
         return {}
+
+    def violations(self, names: OutputNames) -> dict[str, int]:
+        """Violations the layout counts itself on the release built as ``names``, beyond the
+        models of :meth:`checks` (e.g. checks over the run's private working tables); the verify
+        step refuses the release unless all are 0. Default: :meth:`release_violations`."""
+        return self.release_violations(self.workspace.engine, names, self.certificate_fields())
+
+    @classmethod
+    def release_violations(
+        cls, engine: Engine, names: OutputNames, certificate: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """Violations the layout counts on a published release from its relations and the
+        fields its certificate records (what ``anonsql check`` re-runs). Default: none."""
+        return {}
+
+    def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
+        """Metrics of the layout's own as ``(metric, attribute, value)``, measured on the release
+        built as ``names`` after the registered metrics and recorded with them in
+        ``__metrics``. Default: none."""
+        return []

@@ -93,4 +93,6 @@ class RecordLayout(Layout):
         return self.resolved.rows
 
     def certificate_fields(self) -> dict[str, Any]:
-        return {"person_level": json.dumps(None)}
+        # ``search``: what the algorithm records of its search (full_domain: the chosen node)
+        search = self.partitioning.facts.get("search")
+        return {"person_level": json.dumps(None), "search": json.dumps(search)}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.sql import TableName
 
@@ -33,7 +35,9 @@ class MetricContext:
 
     ``hierarchy_nodes`` is a table of (attribute, label, leaf_count, ncp) for categorical
     quasi-identifiers; ``source_rows`` counts the rows (the persons, for 1:M data) before
-    suppression; ``fingerprints`` is a 1:M release's table of generalized fingerprint items.
+    suppression; ``fingerprints`` is a 1:M release's table of generalized fingerprint items;
+    ``risk`` how re-identification risk is measured (:func:`anonsql.metrics.risk.risk_settings`:
+    threshold and population size; empty for the defaults).
     """
 
     engine: Engine
@@ -43,6 +47,11 @@ class MetricContext:
     source_rows: int
     k: int | None = None
     fingerprints: TableName | None = None
+    #: The spec's functional dependencies and the source relation (original values) they are
+    #: measured against; none when the release declares no dependency.
+    functional_dependencies: tuple[FunctionalDependency, ...] = ()
+    source: TableName | None = None
+    risk: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all
+from anonsql.metrics.risk import risk_settings, settings_of, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
 from anonsql.publish import Release
 from anonsql.release import OutputNames, PublishedRelease
@@ -46,10 +48,13 @@ class ColumnExposure:
 
 @dataclass(frozen=True)
 class Measurement:
-    """The metrics of a release, and what its unchanged columns expose."""
+    """The metrics of a release, what its unchanged columns expose, the re-identification risk
+    of its source and how risk was measured (:mod:`anonsql.metrics.risk`), for the certificate."""
 
     metrics: tuple[MetricValue, ...]
     exposure: tuple[ColumnExposure, ...] = ()
+    source_risk: Mapping[str, float] = field(default_factory=dict)
+    risk_settings: Mapping[str, Any] = field(default_factory=dict)
 
     def value(self, name: str, attribute: str | None = None) -> float:
         for m in self.metrics:
@@ -65,6 +70,8 @@ def metric_context(
     qids: Sequence[QidInfo],
     models: Sequence[PrivacyModel],
     individuals: int,
+    functional_dependencies: tuple[FunctionalDependency, ...] = (),
+    risk: Mapping[str, Any] | None = None,
 ) -> MetricContext:
     """What the metrics need to measure the release published as ``names``."""
     return MetricContext(
@@ -75,6 +82,9 @@ def metric_context(
         source_rows=individuals,
         k=largest_k(models),
         fingerprints=names.fingerprints if layout == "person" else None,
+        functional_dependencies=functional_dependencies,
+        source=names.source if functional_dependencies else None,
+        risk=dict(risk or {}),
     )
 
 
@@ -85,7 +95,13 @@ def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
         for a in release.attributes(engine)
     ]
     return metric_context(
-        engine, release.names, release.layout, qids, release.models, release.individuals
+        engine,
+        release.names,
+        release.layout,
+        qids,
+        release.models,
+        release.individuals,
+        risk=settings_of(release.certificate),
     )
 
 
@@ -110,12 +126,28 @@ def measure(release: Release) -> Measurement:
         )
         for d in dims
     ]
+    ws, resolved = release.staged.workspace, release.staged.resolved
+    settings = risk_settings(resolved.spec, e)
     ctx = metric_context(
-        e, built, layout.name, qids, release.staged.workspace.models, layout.individuals()
+        e,
+        built,
+        layout.name,
+        qids,
+        ws.models,
+        layout.individuals(),
+        ws.functional_dependencies,
+        risk=settings,
     )
-    metrics = compute_all(ctx)
+    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
-    return Measurement(tuple(metrics), measure_exposure(release))
+    if ws.person is not None:
+        # persons: their coded QIDs group them as their source values do
+        source = source_figures(
+            e, ws.work("persons"), [d.code for d in dims], settings, with_population=False
+        )
+    else:
+        source = source_figures(e, resolved.source, resolved.qids, settings, with_population=True)
+    return Measurement(tuple(metrics), measure_exposure(release), source, settings)
 
 
 def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:

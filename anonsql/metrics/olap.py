@@ -374,6 +374,13 @@ def _read_release(
             "one row per individual",
             "measure a release of one row per individual",
         )
+    if published.layout not in ("record", "person"):
+        raise SpecError(
+            "output",
+            f"{output} is a {published.layout} release, whose rows do not carry their "
+            "sensitive values; the query workload reads them from the rows",
+            "read the release's own query error in its __metrics table",
+        )
     try:
         source = TableName.parse(str(certificate["source"]))
     except ValueError:

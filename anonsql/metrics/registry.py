@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from anonsql.metrics.base import Metric, MetricContext, MetricValue
 from anonsql.metrics.classes import ClassMetrics
+from anonsql.metrics.dependency_loss import DependencyLossMetric
 from anonsql.metrics.ncp import NCP
+from anonsql.metrics.risk import ReidentificationRisk
 from anonsql.metrics.sa_ncp import SaNCP
 from anonsql.registry import Registry
 
 METRICS: Registry[type[Metric]] = Registry("metric", group="anonsql.metrics")
-for _metric in (NCP, ClassMetrics, SaNCP):
+for _metric in (NCP, ClassMetrics, SaNCP, DependencyLossMetric, ReidentificationRisk):
     METRICS.register(_metric.name, _metric)
 
 

@@ -65,6 +65,7 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
         models=resolved.models,
         rows=resolved.rows,
         suppression_limit=resolved.spec.suppression_limit,
+        functional_dependencies=resolved.functional_dependencies,
     )
     engine.create_schema(workspace.schema)
     leaves = materialize_dimensions(engine, workspace, dims)

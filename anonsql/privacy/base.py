@@ -13,8 +13,11 @@ A privacy model has three faces that must agree:
 A model also **declares** what other code may rely on, as class attributes and small methods:
 whether it reads a sensitive column or a person column, whether it counts persons, whether it is
 monotonic and supports suppression, the bounds it sets on every class (:meth:`bounds`), the
-smallest class it can hold on (:meth:`min_rows`), and the column types it accepts
-(:meth:`check_columns`). Algorithms consult these declarations, never concrete model classes.
+smallest class it can hold on (:meth:`min_rows`), the column types it accepts
+(:meth:`check_columns`), what its predicate reads beyond class sizes and sensitive histograms
+(:attr:`PrivacyModel.requires`) and whether it bounds statistics of the whole table
+(:attr:`PrivacyModel.table_level`). Algorithms consult these declarations, never concrete model
+classes.
 
 Every registered model is held to its SQL query == its predicate by the conformance suite
 (``tests/conformance``), on random tables built from its :attr:`examples`.
@@ -25,7 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +40,9 @@ from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
 from anonsql.sql import Relation, SqlRenderer
+
+if TYPE_CHECKING:
+    from anonsql.engines import Engine
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -58,14 +64,39 @@ class PartStats:
 
     Histograms are sparse, in the representation of :mod:`anonsql.privacy.histograms` (read
     them through its functions); a dense 2D array given here is converted.
+
+    What some models read besides (declared in :attr:`PrivacyModel.requires`):
+    ``population[i]``, the persons of a population table in part ``i``'s class
+    (``"population"``), and ``values[column][v]``, the text of the value with code ``v``
+    (``"sensitive_values"``; None for NULL).
+    Optional, for models over individuals who own several records each (identity-reserved
+    data; the fields a model reads are named by its :attr:`PrivacyModel.needs_stats`, and left
+    empty when no model asks for them): ``records[i]`` = records of part ``i`` (``counts`` then
+    counts individuals), ``max_person_records[i]`` = the most records one individual owns in it,
+    ``record_histograms[column][i, v]`` = its records with value ``v`` (``histograms`` then
+    counts the *individuals* having ``v``), ``set_histograms[column][i, j]`` = its individuals
+    whose set of values is the distinct set ``j``, and ``set_members[column][j, v]`` = 1 when
+    set ``j`` holds ``v`` (one matrix for the whole table, like ``global_counts``).
     """
 
     counts: IntArray
     histograms: dict[str, Histogram] = field(default_factory=dict)
     global_counts: dict[str, IntArray] = field(default_factory=dict)
+    population: FloatArray | None = None
+    values: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
+    records: IntArray | None = None
+    max_person_records: IntArray | None = None
+    record_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_members: dict[str, Histogram] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.histograms = {c: hist.as_histogram(h) for c, h in self.histograms.items()}
+        self.record_histograms = {
+            c: hist.as_histogram(h) for c, h in self.record_histograms.items()
+        }
+        self.set_histograms = {c: hist.as_histogram(h) for c, h in self.set_histograms.items()}
+        self.set_members = {c: hist.as_histogram(h) for c, h in self.set_members.items()}
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -76,6 +107,15 @@ class PartStats:
             counts=self.counts[index],
             histograms={c: hist.take(h, index) for c, h in self.histograms.items()},
             global_counts=self.global_counts,
+            population=None if self.population is None else self.population[index],
+            values=self.values,
+            records=None if self.records is None else self.records[index],
+            max_person_records=(
+                None if self.max_person_records is None else self.max_person_records[index]
+            ),
+            record_histograms={c: hist.take(h, index) for c, h in self.record_histograms.items()},
+            set_histograms={c: hist.take(h, index) for c, h in self.set_histograms.items()},
+            set_members=self.set_members,
         )
 
 
@@ -90,6 +130,14 @@ class Bound:
     at least ``log(value)``), ``fingerprint_bucket_size`` (1:M: every SA-fingerprint bucket holds
     at least ``value`` persons), ``fingerprint_share`` (1:M: no fingerprint holds more than
     ``1/value`` of a class's persons).
+
+    Identity-reserved kinds (individuals owning several records): ``reasoning_set_values``
+    (every choice of one record per individual holds at least ``value`` distinct values of
+    ``column``), ``individual_record_share`` (no individual owns more than the fraction
+    ``value`` of a class's records), ``value_record_share`` / ``value_individual_share`` (no
+    value of ``column`` is on more than the fraction ``value`` of a class's records /
+    individuals), ``record_count_refinement`` (the other bounds hold on every *count-refined
+    class*: a class's individuals that own the same number of records; ``value`` unused).
     """
 
     kind: str
@@ -152,6 +200,29 @@ class PrivacyModel(ABC):
     guard: ClassVar[Literal["class", "person", "table"]] = "class"
     #: Whether the model still holds, as checked, after rows are suppressed during the search.
     supports_suppression: ClassVar[bool] = True
+    #: Whether, once the classes it fails on are suppressed, merging classes never makes more
+    #: rows fail (a failing class merged with any other fails as a whole or not at all): a
+    #: full-domain search may then treat "anonymous within a suppression budget" as monotone in
+    #: the lattice (ARX's ``isMonotonicWithSuppression``).
+    monotonic_with_suppression: ClassVar[bool] = False
+    #: Whether the model bounds statistics of the whole table (ARX's risk thresholds) rather
+    #: than each class: :meth:`holds` then accepts every class, :meth:`table_level_violations`
+    #: judges all the classes of a table together, and the violation query returns one row
+    #: when the table violates the model.
+    table_level: ClassVar[bool] = False
+    #: Whether the dbt package generates a generic test for the model (``anonsql.dbt``): False
+    #: for models whose template takes values computed in Python (population estimates,
+    #: thresholds translated to class sizes, hierarchies); ``anonsql check`` checks them.
+    dbt_test: ClassVar[bool] = True
+    #: What the predicate reads besides class sizes and sensitive histograms, by the names of
+    #: :class:`PartStats`' fields: ``"population"`` (each part's persons in a population
+    #: table), ``"sensitive_values"`` (the text of the sensitive codes). An algorithm that
+    #: cannot supply them refuses the model.
+    requires: ClassVar[frozenset[str]] = frozenset()
+    #: The optional :class:`PartStats` fields the predicate reads (``records``,
+    #: ``max_person_records``, ``record_histograms``, ``set_histograms``, ``set_members``); an
+    #: algorithm that cannot provide them must refuse the model.
+    needs_stats: ClassVar[frozenset[str]] = frozenset()
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
     #: Example parameters for the conformance suite (``column`` is added for models that read
@@ -201,6 +272,17 @@ class PrivacyModel(ABC):
         class (e.g. SA-fingerprint buckets below k), from the table's sensitive-value counts.
         The search establishes these before it partitions; the SQL query checks them too."""
         return 0
+
+    def table_level_violations(self, parts: PartStats) -> int:
+        """For a :attr:`table_level` model, 1 when the table whose classes are ``parts`` violates
+        it and 0 when it holds (what its violation query returns); 0 for other models."""
+        return 0
+
+    def prepared(self, engine: Engine, relation: Relation, qids: Sequence[str]) -> PrivacyModel:
+        """The model ready to render its violation query on ``relation``. A model whose
+        statistic SQL cannot compute (a population-uniqueness estimate) measures what it needs
+        here and returns a copy bound to it; most models return themselves."""
+        return self
 
     @property
     def sensitive_column(self) -> str | None:

@@ -54,7 +54,8 @@ def run_checks(engine: Engine, relation: TableName, checks: Sequence[PlannedChec
     violations: dict[str, int] = {}
     for check in checks:
         for model in check.models:
-            sql = model.violations_sql(engine.sql, check.relation, check.qids, person=check.person)
+            ready = model.prepared(engine, check.relation, check.qids)
+            sql = ready.violations_sql(engine.sql, check.relation, check.qids, person=check.person)
             key = model.describe() + (f" on {check.label}" if check.label else "")
             violations[key] = engine.count_query_rows(sql)
     return CheckResult(relation=relation, violations=violations)

@@ -156,6 +156,29 @@ def recursive_terms(histogram: Histogram, ell: int) -> tuple[IntArray, IntArray]
     return row_max(histogram), tail
 
 
+def entry_shares(histogram: Histogram, reference: IntArray) -> tuple[FloatArray, FloatArray]:
+    """For every stored entry (a value present in a part), in storage order: its share of the
+    part's rows and the share of the ``reference`` counts (the table's) its value has."""
+    data = histogram.data[: _nnz(histogram)]
+    codes = histogram.indices[: _nnz(histogram)]
+    shares: FloatArray = data / row_sums(histogram)[_entry_rows(histogram)]
+    overall: FloatArray = reference[codes] / reference.sum()
+    return shares, overall
+
+
+def max_per_row(histogram: Histogram, values: FloatArray, empty: float) -> FloatArray:
+    """The largest of ``values`` (one per stored entry, in storage order) within each part;
+    ``empty`` for a part without entries."""
+    top: FloatArray = _reduce_rows(np.maximum, histogram, values, empty)
+    return top
+
+
+def sum_per_row(histogram: Histogram, values: FloatArray) -> FloatArray:
+    """The sum of ``values`` (one per stored entry, in storage order) within each part."""
+    total: FloatArray = _reduce_rows(np.add, histogram, values, 0.0)
+    return total
+
+
 # -- distances to a reference distribution (t-closeness) -------------------------------------
 
 

@@ -80,6 +80,7 @@ class DistinctLDiversity(LDiversity):
 
     name = "distinct_l_diversity"
     Params = DistinctLDiversityParams
+    monotonic_with_suppression = True
     examples = ({"l": 1}, {"l": 2}, {"l": 3})
 
     def min_rows(self) -> int:

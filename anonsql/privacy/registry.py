@@ -7,11 +7,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anonsql.errors import SpecError
+from anonsql.privacy.alpha_k_anonymity import AlphaKAnonymity
+from anonsql.privacy.average_risk import AverageReidentificationRisk
 from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.beta_likeness import BasicBetaLikeness, EnhancedBetaLikeness
+from anonsql.privacy.delta_disclosure import DeltaDisclosurePrivacy
+from anonsql.privacy.hierarchical_t_closeness import HierarchicalTCloseness
+from anonsql.privacy.identity_reserved import IDENTITY_RESERVED_MODELS
 from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.privacy.k_map import KMap
 from anonsql.privacy.l_diversity import DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity
 from anonsql.privacy.one_to_many import PERSON_MODELS
 from anonsql.privacy.t_closeness import TCloseness
+from anonsql.privacy.uniqueness import PopulationUniqueness, SampleUniqueness
 from anonsql.registry import Registry
 
 PRIVACY_MODELS: Registry[type[PrivacyModel]] = Registry(
@@ -52,6 +60,16 @@ _MODELS: tuple[type[PrivacyModel], ...] = (
     RecursiveCLDiversity,
     TCloseness,
     *PERSON_MODELS,
+    AlphaKAnonymity,
+    DeltaDisclosurePrivacy,
+    BasicBetaLikeness,
+    EnhancedBetaLikeness,
+    HierarchicalTCloseness,
+    KMap,
+    AverageReidentificationRisk,
+    SampleUniqueness,
+    PopulationUniqueness,
+    *IDENTITY_RESERVED_MODELS,
 )
 for _model in _MODELS:
     PRIVACY_MODELS.register(_model.name, _model)

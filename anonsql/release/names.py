@@ -31,6 +31,12 @@ COMPANIONS = (
     "source",
     "released",
     "released_by_person",
+    # personalized outputs (several sensitive attributes in buckets)
+    "groups",
+    "group_values",
+    "buckets",
+    "group_buckets",
+    "sa_taxonomy",
 )
 
 

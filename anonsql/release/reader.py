@@ -44,7 +44,11 @@ class PublishedRelease:
 
     @property
     def layout(self) -> str:
-        """The release layout's name (``anonsql.layouts``)."""
+        """The release layout's name (``anonsql.layouts``): as the certificate records it, else
+        ``person`` for 1:M releases and ``record`` otherwise."""
+        recorded = self.certificate.get("layout")
+        if isinstance(recorded, str):
+            return recorded
         return "person" if self.person is not None else "record"
 
     @property
@@ -57,7 +61,11 @@ class PublishedRelease:
 
     @property
     def individuals(self) -> int:
-        """Individuals the release was made of: source rows, or persons (1:M)."""
+        """Individuals the release was made of: as the certificate records them, else persons
+        (1:M) or source rows."""
+        recorded = self.certificate.get("individuals")
+        if recorded is not None:
+            return int(recorded)
         return int(self.person["persons"]) if self.person is not None else self.source_rows
 
     @property

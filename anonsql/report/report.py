@@ -3,6 +3,7 @@ people read (the CLI prints it; ``anonsql report`` renders more)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,11 @@ from anonsql.release import OutputNames, person_facts
 from anonsql.verify import Verification
 
 
+def metric_json(m: MetricValue) -> dict[str, Any]:
+    """One metric value as JSON-ready values."""
+    return {"metric": m.name, "attribute": m.attribute, "value": m.value}
+
+
 @dataclass(frozen=True)
 class RunResult:
     """What a run published (``names``), its verification, metrics and certificate, and how
@@ -31,6 +37,25 @@ class RunResult:
 
     def metric(self, name: str, attribute: str | None = None) -> float:
         return Measurement(self.metrics).value(name, attribute)
+
+    def summary_json(self) -> dict[str, Any]:
+        """The result as JSON-ready values (``anonsql run --json``): the certificate with its
+        JSON fields parsed, the violations, the metrics and the search's figures."""
+        certificate: dict[str, Any] = {}
+        for key, value in self.certificate.items():
+            if (isinstance(value, str) and value[:1] in "[{") or value == "null":
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            certificate[key] = value
+        return {
+            "output": str(self.names.main),
+            "verified": bool(self.certificate["verified"]),
+            "violations": dict(self.check.violations),
+            "certificate": certificate,
+            "metrics": [metric_json(m) for m in self.metrics],
+            "rounds": self.partitioning.rounds,
+            "statements": self.partitioning.statements,
+        }
 
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) lines summing up the run."""
@@ -49,13 +74,19 @@ class RunResult:
             also: tuple[str, ...] = ("recoding",)
         else:
             lines.append(("persons", str(person["persons"])))
-            if person["fingerprint_buckets"] is not None:
+            if person.get("fingerprint_buckets") is not None:
                 lines.append(("SA-fingerprint buckets", str(person["fingerprint_buckets"])))
+            if person.get("suppressed_individuals"):
+                lines.append(("suppressed individuals", str(person["suppressed_individuals"])))
             lines.append(("QID-NCP (per person)", f"{cert['ncp_percent']:.2f} %"))
             sa_ncp = [m.value for m in self.metrics if m.name == "sa_ncp"]
             if sa_ncp:
                 lines.append(("SA-NCP (per item)", f"{sa_ncp[0]:.2f} %"))
-            also = ("by_person", "fingerprints", "person_map")
+            also = (
+                ("by_person", "person_map")
+                if cert.get("layout") == "identity_reserved"
+                else ("by_person", "fingerprints", "person_map")
+            )
         for column, found in json.loads(str(cert.get("linked_columns") or "{}")).items():
             revealed = {q: n for q, n in found.get("revealed_rows", {}).items() if n}
             small = int(found.get("small_class_rows") or 0)
@@ -68,6 +99,9 @@ class RunResult:
                     "acknowledged: determines " + ", ".join(found["acknowledged_determines"])
                 )
             lines.append((f"column {column} published unchanged", "; ".join(parts)))
+        # a layout may record lines of its own and the companions it published
+        lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
+        also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
         p = self.partitioning
         lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
         lines.append(("time", f"{cert['seconds']:.2f} s"))

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
+from anonsql.dependency.declared import resolve_dependencies
 from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
@@ -52,10 +53,15 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     dims = quasi_identifiers(spec, types)
     models = build_models(spec)
     algorithm.check_models(models)
+    algorithm = algorithm.bind(spec, catalog)
     fingerprints = fingerprint_column(spec, models)
     order = list(spec.columns)
     record_level = [m for m in models if not m.counts_persons]
-    sa_columns = sorted(sensitive_columns(record_level), key=order.index)
+    fds = resolve_dependencies(spec, engine, source.relation, catalog)
+    read = set(sensitive_columns(record_level))
+    if algorithm.reads_dependencies:
+        read |= {c for fd in fds for c in fd.attributes if c in spec.columns_with(Role.SENSITIVE)}
+    sa_columns = sorted(read, key=order.index)
     sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
     check_model_fit(spec, models, types)
 
@@ -96,7 +102,9 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
 
     roles = {name: col.role for name, col in spec.columns.items()}
     passthrough = [
-        c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)
+        c.name
+        for c in catalog
+        if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE) and algorithm.publishes_unchanged
     ]
     unchanged = [c for c in passthrough if c != fingerprints]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
@@ -116,6 +124,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         rows=rows,
         person=person,
         linked=tuple(linked),
+        functional_dependencies=fds,
     )
 
 

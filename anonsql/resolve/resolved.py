@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anonsql.algorithms.base import Algorithm
+from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import ColumnInfo
 from anonsql.privacy.base import PrivacyModel
 from anonsql.resolve.linked import LinkedColumn
@@ -51,6 +52,8 @@ class Resolved:
     person: PersonDeclaration | None = None
     #: Published columns that determine a quasi-identifier, published as the spec acknowledged.
     linked: tuple[LinkedColumn, ...] = ()
+    #: The spec's functional dependencies, checked to hold on the source.
+    functional_dependencies: tuple[FunctionalDependency, ...] = ()
 
     @property
     def qids(self) -> list[str]:

@@ -59,6 +59,21 @@ class OutputSpec(_Strict):
         return self
 
 
+class RiskSpec(_Strict):
+    """How re-identification risk is measured, for the source (in the certificate) and for every
+    release (the ``risk`` metric): ``threshold`` on a record's risk for the share of records at
+    risk (ARX's default 0.2); the population the estimates assume (``population_size``, or one
+    of ARX's ``region`` s, by default the USA); a ``population`` table (``schema.table``, the
+    source's QID columns, one row per person or a ``population_count`` column) for the source's
+    journalist and marketer risk."""
+
+    threshold: float = Field(default=0.2, ge=0.0, le=1.0)
+    population_size: int | None = Field(default=None, ge=1)
+    region: str | None = Field(default=None, min_length=1)
+    population: str | None = Field(default=None, min_length=1)
+    population_count: str | None = Field(default=None, min_length=1)
+
+
 class JoinSpec(_Strict):
     """A table joined to the source (inner join on equal values of the ``using`` columns, which
     both sides hold under the same names); its other columns join the source's."""
@@ -99,6 +114,11 @@ class Spec(_Strict):
     algorithm: str | dict[str, dict[str, Any] | None] | None = None
     suppression_limit: float = Field(default=0.0, ge=0.0, le=1.0)
     seed: int = 0
+    #: Functional dependencies the release should preserve, e.g. ``"zip -> province"``
+    #: (checked against the data; read by the dependency-preserving algorithms and metric).
+    functional_dependencies: list[str] = Field(default_factory=list)
+    #: How re-identification risk is measured (defaults when not given).
+    risk: RiskSpec | None = None
     #: The directory relative paths in the spec are resolved against (the spec file's folder).
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
 
@@ -143,4 +163,6 @@ class Spec(_Strict):
 
     def canonical_json(self) -> str:
         """The spec as canonical JSON, hashed into the certificate."""
-        return self.model_dump_json(by_alias=True, exclude={"base_dir"})
+        # ``risk`` only when given, so specs without it hash as before it existed
+        excluded = {"base_dir"} | (set() if self.risk is not None else {"risk"})
+        return self.model_dump_json(by_alias=True, exclude=excluded)

@@ -1,5 +1,5 @@
 """The verify step: every declared privacy model re-checked by SQL on the released relations,
-and every source row (and person) accounted for. A failure raises
+the layout's own checks, and every source row (and person) accounted for. A failure raises
 :class:`~anonsql.errors.VerificationError` inside the swap, so nothing is published."""
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ class Verification:
 def verify(release: Release) -> Verification:
     """Run the layout's checks and row accounting on the release as built."""
     engine, built = release.engine, release.built
-    check = run_checks(engine, built.main, release.layout.checks(built))
+    models = run_checks(engine, built.main, release.layout.checks(built))
+    check = CheckResult(built.main, {**models.violations, **release.layout.violations(built)})
     expected = release.layout.expected_rows(built)
     counts = {what: engine.count_rows(relation) for what, (relation, _) in expected.items()}
     if not check.holds:

@@ -1,5 +1,7 @@
 {# Per quasi-identifier: summed penalty over published rows, and rows whose label is not a
-   node of the hierarchy. Numeric values are "[lo, hi]" text or a plain value. #}
+   node of the hierarchy. Numeric values are "[lo, hi]" text or a plain value; a categorical
+   value is a hierarchy label, or a set of leaves "{a, b}" (identity-reserved set
+   generalization: its leaves / the hierarchy's leaves, 0 for one leaf). #}
 SELECT
   COUNT(*) AS published
 {% for i, q in qids %}
@@ -11,8 +13,12 @@ SELECT
          ELSE 0 END) AS {{ ('penalty' ~ i) | ident }}
   , 0 AS {{ ('unmatched' ~ i) | ident }}
 {% else %}
-  , SUM({{ ('h' ~ i) | ident }}.ncp) AS {{ ('penalty' ~ i) | ident }}
-  , SUM(CASE WHEN {{ ('h' ~ i) | ident }}.label IS NULL THEN 1 ELSE 0 END) AS {{ ('unmatched' ~ i) | ident }}
+{% set is_set = 'SUBSTRING(' ~ v ~ ', 1, 1) = ' ~ ('{' | lit) %}
+{% set set_size = '(LENGTH(' ~ v ~ ') - LENGTH(REPLACE(' ~ v ~ ', ' ~ (',' | lit) ~ ', ' ~ ('' | lit) ~ ')) + 1)' %}
+  , SUM(CASE WHEN {{ ('h' ~ i) | ident }}.label IS NOT NULL THEN {{ ('h' ~ i) | ident }}.ncp
+         WHEN {{ is_set }} AND {{ set_size }} > 1 THEN CAST({{ set_size }} AS DOUBLE) / {{ (q.leaf_count or 1) | lit }}
+         ELSE 0 END) AS {{ ('penalty' ~ i) | ident }}
+  , SUM(CASE WHEN {{ ('h' ~ i) | ident }}.label IS NULL AND NOT {{ is_set }} THEN 1 ELSE 0 END) AS {{ ('unmatched' ~ i) | ident }}
 {% endif %}
 {% endfor %}
 FROM {{ relation | qname }} AS r

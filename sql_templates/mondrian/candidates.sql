@@ -9,6 +9,10 @@ SELECT
   {% if d.is_numeric %}{{ numeric_bin(d) }}{% else %}a.node_id{% endif %} AS bin,
   {% if sa %}w.{{ sa | ident }} AS sa,{% endif %}
   COUNT(*) AS n
+{% if records is defined and records %}
+  , CAST(SUM(w.records) AS BIGINT) AS records
+  , MAX(w.records) AS max_records
+{% endif %}
 FROM {{ work | qname }} AS w
 JOIN {{ pstate | qname }} AS p ON p.pid = w.pid
 {% if not d.is_numeric %}

@@ -18,11 +18,15 @@ from anonsql.engines import DuckDBEngine
     [
         ("adult-arx.yaml", "adult-arx", "anon.adult_arx"),
         ("adult.yaml", "adult", "anon.adult"),
+        ("adult-dependencies.yaml", "adult", "anon.adult_fd"),
     ],
 )
 def test_example_runs(tmp_path: Path, example: str, sample: str, output: str) -> None:
     (tmp_path / "examples").mkdir()
     shutil.copy(EXAMPLES / example, tmp_path / "examples" / example)
+    folder = EXAMPLES / example.removesuffix(".yaml")
+    if folder.is_dir():
+        shutil.copytree(folder, tmp_path / "examples" / folder.name)
     db = tmp_path / f"{sample}.duckdb"
     runner = CliRunner()
     loaded = runner.invoke(main, ["sample", sample, "--database", str(db)])

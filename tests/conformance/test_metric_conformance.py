@@ -31,6 +31,42 @@ RELEASE = {
 #: Fingerprint cut nodes of a 1:M release: (label, ncp, persons, items they stand for).
 FINGERPRINTS = [("a", 0.0, 2, 3), ("B", 3 / 9, 2, 4), ("*", 1.0, 2, 1)]
 
+#: Re-identification risk of two classes of 2 rows, ARX's default population (USA, 317,238,626
+#: persons) and threshold (0.2): every record's prosecutor risk is 1/2; sdcMicro's individual
+#: risk of a class of 2 with p = f/F = the sampling fraction is p/(1-p) - (p/(1-p))^2 ln(1/p);
+#: with no sample unique every population-uniqueness estimate is 0.
+_USA = 317_238_626
+_P = 4 / _USA
+_ODDS = _P / (1 - _P)
+_INDIVIDUAL = _ODDS - _ODDS**2 * math.log(1 / _P)
+RISK = {
+    "records": 4,
+    "classes": 2,
+    "threshold": 0.2,
+    "population_size": _USA,
+    "sampling_fraction": _P,
+    **{
+        f"{attacker}.{figure}": value
+        for attacker in ("prosecutor", "journalist")
+        for figure, value in (
+            ("records_at_risk", 1.0),
+            ("highest_risk", 0.5),
+            ("lowest_risk", 0.5),
+            ("success_rate", 0.5),
+        )
+    },
+    "marketer.success_rate": 0.5,
+    "individual_risk.expected_reidentifications": 4 * _INDIVIDUAL,
+    "individual_risk.global_risk": _INDIVIDUAL,
+    "individual_risk.highest_risk": _INDIVIDUAL,
+    "individual_risk.records_at_risk": 0.0,
+    "records_affected_by_highest_risk": 1.0,
+    "records_affected_by_lowest_risk": 1.0,
+    "sample_uniques": 0,
+    "sample_uniqueness": 0.0,
+    **{f"population_uniqueness.{e}": 0.0 for e in ("pitman", "zayatz", "snb", "dankar")},
+}
+
 #: Hand-computed values, by metric name, for source_rows = 4 and 5 (k = 2).
 FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
     "ncp": {
@@ -67,6 +103,11 @@ FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
     },
     # SA-NCP: items weighted by the NCP of the node standing for them: (0*3 + 4/3 + 1) / 8
     "sa_ncp": {n: {("sa_ncp", None): 100 * (4 * 3 / 9 + 1) / 8} for n in (4, 5)},
+    # no functional dependency is declared here: nothing to report (hand-computed values with
+    # dependencies are in tests/dependency/test_pipeline.py)
+    "dependency_loss": {n: {} for n in (4, 5)},
+    # risk of the 4 published rows (suppressed rows are not published): two classes of 2
+    "risk": {n: {(f"risk.{k}", None): v for k, v in RISK.items()} for n in (4, 5)},
 }
 
 

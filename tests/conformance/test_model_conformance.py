@@ -2,11 +2,15 @@
 
 For each model of the registry and each of its ``examples``, on random tables (hostile column
 names, NULL quasi-identifiers, several rows per person), the number of rows its SQL violation
-query returns equals what its Python predicate says: the classes where ``holds`` fails plus its
-``table_violations``. The statistics the predicate sees are built here with pandas,
-independently of anonsql's SQL: rows per class for models that count rows, persons per class
-(and their SA fingerprints) for models that count persons. A model added to the registry (or
-through an entry point) is picked up with no edit here.
+query (rendered by the model ``prepared`` for the table) returns equals what its Python predicate
+says: the classes where ``holds`` fails plus its ``table_violations`` and, for a table-level
+model, its ``table_level_violations`` (one row when the table violates it). A model that
+``requires`` a population gets one built here (the table's rows and every other one again, as
+``main.population``), and one that reads the sensitive values' text gets it. The statistics the
+predicate sees are built here with pandas, independently of anonsql's SQL: rows per class for
+models that count rows, persons per class (and their SA fingerprints) for models that count
+persons. A model added to the registry (or through an entry point) is picked up with no edit
+here.
 """
 
 from __future__ import annotations
@@ -63,15 +67,40 @@ def load(engine: Engine, frame: pd.DataFrame) -> TableName:
     return relation
 
 
-def expected_violations(frame: pd.DataFrame, qids: list[str], model: PrivacyModel) -> int:
-    return model_checks.predicate_violations(frame, qids, model, sa=SA, person=PERSON)
+POPULATION = TableName("population", "main")
+
+
+def population_of(frame: pd.DataFrame, qids: list[str]) -> pd.DataFrame:
+    """A population containing the sample: its rows, and every other row once more."""
+    return pd.concat([frame[qids], frame[qids].iloc[::2]], ignore_index=True)
+
+
+def expected_violations(
+    frame: pd.DataFrame, qids: list[str], model: PrivacyModel, population: pd.DataFrame | None
+) -> int:
+    return model_checks.predicate_violations(
+        frame, qids, model, sa=SA, person=PERSON, population=population
+    )
 
 
 def sql_violations(
     engine: Engine, relation: TableName, qids: list[str], model: PrivacyModel
 ) -> int:
     person = PERSON if model.counts_persons else None
-    return engine.count_query_rows(model.violations_sql(engine.sql, relation, qids, person=person))
+    ready = model.prepared(engine, relation, qids)
+    return engine.count_query_rows(ready.violations_sql(engine.sql, relation, qids, person=person))
+
+
+def load_population(
+    engine: Engine, frame: pd.DataFrame, qids: list[str], models: list[PrivacyModel]
+) -> pd.DataFrame | None:
+    """The population table of models that require one (none otherwise)."""
+    if not any("population" in m.requires for m in models):
+        return None
+    population = population_of(frame, qids)
+    engine.drop(POPULATION)
+    engine.load_arrow(POPULATION, pa.table({c: pa.array(list(population[c])) for c in qids}))
+    return population
 
 
 def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
@@ -80,12 +109,15 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
     if not models:
         return
     relation = load(engine, frame)
+    population = load_population(engine, frame, qids, models)
     try:
         for model in models:
             found = sql_violations(engine, relation, qids, model)
-            assert found == expected_violations(frame, qids, model), model.describe()
+            expected = expected_violations(frame, qids, model, population)
+            assert found == expected, model.describe()
     finally:
         engine.drop(relation)
+        engine.drop(POPULATION)
 
 
 @pytest.mark.parametrize("name", PRIVACY_MODELS.names())
@@ -133,13 +165,20 @@ def test_monotonic_models_hold_on_unions(name: str) -> None:
         pytest.skip(f"{name} declares itself non-monotonic")
     rng = np.random.default_rng(0)
     for model in instances(name, "INTEGER"):
+        if model_checks.reads_records(model):
+            _check_unions_of_individuals(model, rng)
+            continue
         for _ in range(40):
             histogram = rng.integers(0, 4, size=(int(rng.integers(2, 6)), 4)).astype(np.int64)
             totals = histogram.sum(axis=0) + 1
+            population = rng.integers(0, 8, size=histogram.shape[0]).astype(np.float64)
+            values = {SA: tuple(str(v) for v in range(4))} if model.needs_sensitive else {}
             stats = PartStats(
                 counts=histogram.sum(axis=1),
                 histograms={SA: histogram} if model.needs_sensitive else {},
                 global_counts={SA: totals} if model.needs_sensitive else {},
+                population=population,
+                values=values,
             )
             held = model.holds(stats)
             if held.sum() < 2:
@@ -149,8 +188,43 @@ def test_monotonic_models_hold_on_unions(name: str) -> None:
                 counts=union.sum(axis=1),
                 histograms={SA: union} if model.needs_sensitive else {},
                 global_counts={SA: totals} if model.needs_sensitive else {},
+                population=population[held].sum(keepdims=True),
+                values=values,
             )
             assert model.holds(merged)[0], (model.describe(), _holds_all(model, stats))
+
+
+def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) -> None:
+    """The same for models over individuals owning several records: random classes of persons
+    (1-3 rows each), the classes the model holds on merged into one (for a model judged on
+    count-refined classes, the count-refined classes it holds on)."""
+    refined = any(b.kind == "record_count_refinement" for b in model.bounds())
+
+    def class_ids(frame: pd.DataFrame) -> np.ndarray:
+        """The classes as the stats builder numbers them."""
+        keys = frame[["cls", PERSON]].copy()
+        if refined:
+            keys["rows"] = keys.groupby(["cls", PERSON])[PERSON].transform("size")
+        return (
+            keys.groupby([c for c in keys.columns if c != PERSON], sort=False).ngroup().to_numpy()
+        )
+
+    for _ in range(40):
+        rows = [
+            [f"p{p}", int(cls), int(rng.integers(0, 5))]
+            for p, cls in enumerate(rng.integers(0, 5, size=int(rng.integers(4, 16))))
+            for _ in range(int(rng.integers(1, 4)))
+        ]
+        frame = pd.DataFrame(rows, columns=[PERSON, "cls", SA])
+        stats = model_checks.individual_stats(frame, ["cls"], model, sa=SA, person=PERSON)
+        held = model.holds(stats)
+        if held.sum() < 2:
+            continue
+        moved = held[class_ids(frame)]
+        merged = frame.assign(cls=np.where(moved, -1, frame["cls"]))
+        after = model_checks.individual_stats(merged, ["cls"], model, sa=SA, person=PERSON)
+        unions = np.unique(class_ids(merged)[moved])
+        assert model.holds(after)[unions].all(), model.describe()
 
 
 @pytest.mark.parametrize("name", PRIVACY_MODELS.names())
@@ -174,16 +248,20 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
     def check(frame: pd.DataFrame) -> None:
         qids = [c for c in frame.columns if c in QIDS]
         relation = load(engine, frame)
+        models = instances(name, str(frame.attrs["sa_type"]))
+        load_population(engine, frame, qids, models)
         try:
-            for model in instances(name, str(frame.attrs["sa_type"])):
+            for model in models:
                 person = PERSON if model.counts_persons else None
                 renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
                 view = relation.with_name(relation.name + "_guarded")
+                # as the layout publishes it: bound to the released rows (prepared)
+                ready = model.prepared(engine, relation, qids)
                 engine.run(
                     "publish/guarded",
                     target=view,
                     released=relation,
-                    stages=guard_stages(renderer, [model], qids, person),
+                    stages=guard_stages(renderer, [ready], qids, person),
                     qids=qids,
                     person=person,
                 )
@@ -195,5 +273,6 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
                     engine.drop(view, view=True)
         finally:
             engine.drop(relation)
+            engine.drop(POPULATION)
 
     check()

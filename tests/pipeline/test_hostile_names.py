@@ -49,7 +49,10 @@ def test_hostile_identifiers_and_values(
             {
                 qid_num: [20 + (i * 7) % 50 for i in range(n)],
                 qid_cat: [HOSTILE_VALUES[i % len(HOSTILE_VALUES)] for i in range(n)],
-                sensitive: [HOSTILE_VALUES[(i * 5) % len(HOSTILE_VALUES)] for i in range(n)],
+                # not a function of the categorical QID (that would be refused as linked)
+                sensitive: [
+                    HOSTILE_VALUES[(i * 5 + i // 6) % len(HOSTILE_VALUES)] for i in range(n)
+                ],
             }
         ),
     )

@@ -21,8 +21,8 @@ from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
 BIG_PEOPLE = (
     "CREATE TABLE main.people AS SELECT 'p' || i AS name, 18 + i % 73 AS age, "
     "(ARRAY['Lyon','Paris','Nice','Rome','Milan','Boston','Austin','Toronto'])[1 + i % 8] "
-    "AS city, (CAST(i AS BIGINT) * 7919) % 100000 AS income, 'd' || (i % 5) AS disease, 'a' AS note "
-    "FROM {rows}"
+    "AS city, (CAST(i AS BIGINT) * 7919) % 100000 AS income, 'd' || (i % 5) AS disease, "
+    "'a' AS note FROM {rows}"
 )
 
 

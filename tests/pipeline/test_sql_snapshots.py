@@ -18,11 +18,14 @@ from anonsql.engines import Engine
 
 _RUN_ID = re.compile(r"anonsql_work_[0-9a-f]{12}")
 _ARROW_VIEW = re.compile(r"__anonsql_arrow_[0-9]+")
+#: PostgreSQL advisory lock keys are derived from the run id.
+_LOCK_KEY = re.compile(r"(ADVISORY_(?:UN)?LOCK)\([0-9]+\)")
 
 
 def normalize(statement: str, tmp: Path) -> str:
-    """Replace what differs between runs: the run id and the Arrow scan names."""
+    """Replace what differs between runs: the run id (and lock keys) and the Arrow scan names."""
     statement = _ARROW_VIEW.sub("__anonsql_arrow_N", _RUN_ID.sub("anonsql_work_RUN", statement))
+    statement = _LOCK_KEY.sub(r"\1(RUN)", statement)
     return statement.replace(str(tmp), "TMP")
 
 

@@ -3,6 +3,7 @@ anonsql's SQL: shared by the model and algorithm conformance suites."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,6 +39,80 @@ def _codes(values: pd.Series) -> tuple[np.ndarray, int]:
     return codes, len(present) + int((codes == len(present)).any())
 
 
+def _text(values: pd.Series) -> tuple[str | None, ...]:
+    """The text of each code of :func:`_codes` (None for NULL), as the engines cast values."""
+    present = sorted({v for v in values if v is not None and not pd.isna(v)})
+    has_null = any(v is None or pd.isna(v) for v in values)
+    return tuple(str(v) for v in present) + ((None,) if has_null else ())
+
+
+def _keys(frame: pd.DataFrame, qids: Sequence[str]) -> list[tuple[object, ...]]:
+    """Each row's QID vector, NULL as None (so NULL matches NULL, as SQL's grouping does)."""
+    return [
+        tuple(None if v is None or pd.isna(v) else v for v in row)
+        for row in frame[list(qids)].itertuples(index=False)
+    ]
+
+
+def individual_stats(
+    frame: pd.DataFrame, qids: Sequence[str], model: PrivacyModel, *, sa: str, person: str
+) -> PartStats:
+    """Models over individuals owning several records (a person's rows, each with its own
+    sensitive value; identity-reserved data): every optional field of PartStats, per class.
+
+    An individual is a (class, person) pair and every statistic is taken within the class:
+    ``counts`` individuals, ``records`` rows, ``max_person_records`` the most rows of one
+    individual, ``histograms`` the individuals having each value, ``record_histograms`` the rows
+    with each value, ``set_histograms`` the individuals per distinct set of values (the sets
+    numbered over the whole table, ``set_members``). A model declaring a
+    ``record_count_refinement`` bound is judged on count-refined classes: the class key is the
+    quasi-identifiers plus the individual's number of rows in the class."""
+    rows = frame[[person, *qids]].copy()
+    keys = list(qids)
+    if any(b.kind == "record_count_refinement" for b in model.bounds()):
+        rows["__records"] = (
+            rows.assign(__one=1).groupby([*qids, person], dropna=False)["__one"].transform("size")
+        )
+        keys.append("__records")
+    rows["__class"] = rows.groupby(keys, dropna=False, sort=False).ngroup().to_numpy()
+    rows["__code"], width = _codes(frame[sa])
+    classes = int(rows["__class"].max()) + 1
+    cls = rows["__class"].to_numpy(np.int64)
+    code = rows["__code"].to_numpy(np.int64)
+    record_histogram = np.zeros((classes, width), dtype=np.int64)
+    np.add.at(record_histogram, (cls, code), 1)
+    per_individual = rows.groupby(["__class", person], sort=False)
+    sizes = per_individual.size().reset_index(name="n")
+    max_records = sizes.groupby("__class")["n"].max().reindex(range(classes)).to_numpy(np.int64)
+    pairs = rows.drop_duplicates(["__class", person, "__code"])
+    histogram = np.zeros((classes, width), dtype=np.int64)
+    np.add.at(histogram, (pairs["__class"].to_numpy(), pairs["__code"].to_numpy()), 1)
+    value_sets = per_individual["__code"].agg(lambda c: tuple(sorted(set(c)))).reset_index()
+    set_id, distinct_sets = pd.factorize(value_sets["__code"])
+    set_histogram = np.zeros((classes, len(distinct_sets)), dtype=np.int64)
+    np.add.at(set_histogram, (value_sets["__class"].to_numpy(), set_id), 1)
+    members = np.zeros((len(distinct_sets), width), dtype=np.int64)
+    for j, values in enumerate(distinct_sets):
+        members[j, list(values)] = 1
+    counts = np.bincount(value_sets["__class"].to_numpy(), minlength=classes).astype(np.int64)
+    column = model.sensitive_column or sa
+    return PartStats(
+        counts=counts,
+        histograms={column: histogram},
+        global_counts={column: np.bincount(code, minlength=width).astype(np.int64)},
+        records=record_histogram.sum(axis=1),
+        max_person_records=max_records,
+        record_histograms={column: record_histogram},
+        set_histograms={column: set_histogram},
+        set_members={column: members},
+    )
+
+
+def reads_records(model: PrivacyModel) -> bool:
+    """Whether the model counts persons but reads a sensitive value on each of their rows."""
+    return model.counts_persons and model.needs_sensitive and not model.reads_fingerprints
+
+
 def stats_of(
     frame: pd.DataFrame,
     qids: Sequence[str],
@@ -45,12 +120,19 @@ def stats_of(
     *,
     sa: str | None,
     person: str | None,
+    population: pd.DataFrame | None = None,
 ) -> PartStats:
     """What the model's predicate sees for each class of ``frame`` (rows, or rows of persons
     linked by ``person``): individuals per class and the sensitive histograms, where persons
-    are counted once and a person's SA fingerprint is the set of their values."""
+    are counted once and a person's SA fingerprint is the set of their values (or, for models
+    reading each row's value, :func:`individual_stats`); and what the model ``requires``
+    besides: the text of the sensitive codes, and each class's persons in ``population`` (rows
+    with the same QID columns)."""
     qids = list(qids)
     column = sa or "__sa"
+    if reads_records(model):
+        assert person is not None and sa is not None
+        return individual_stats(frame, qids, model, sa=sa, person=person)
     if model.counts_persons:
         assert person is not None
         if model.reads_fingerprints:
@@ -71,10 +153,22 @@ def stats_of(
     np.add.at(histogram, (classes, codes), 1)
     totals = np.bincount(codes, minlength=width).astype(np.int64)
     keyed = {model.sensitive_column or column: histogram} if model.needs_sensitive else {}
+    reads_text = "sensitive_values" in model.requires
+    values = {k: _text(units[column]) for k in keyed} if reads_text else {}
+    sizes = None
+    if "population" in model.requires:
+        assert population is not None, f"{model.name} needs a population table"
+        persons = Counter(_keys(population, qids))
+        first = {}
+        for group, key in zip(classes, _keys(units, qids), strict=True):
+            first.setdefault(int(group), key)
+        sizes = np.array([persons[first[g]] for g in range(len(first))], dtype=np.float64)
     return PartStats(
         counts=histogram.sum(axis=1),
         histograms=keyed,
         global_counts={k: totals for k in keyed},
+        values=values,
+        population=sizes,
     )
 
 
@@ -85,7 +179,13 @@ def predicate_violations(
     *,
     sa: str | None,
     person: str | None,
+    population: pd.DataFrame | None = None,
 ) -> int:
-    """Classes where the predicate fails, plus the model's table-level violations."""
-    stats = stats_of(frame, qids, model, sa=sa, person=person)
-    return int((~model.holds(stats)).sum()) + model.table_violations(stats.global_counts)
+    """Classes where the predicate fails, plus the model's violations of the whole table
+    (fingerprint buckets; a table-level model's one row)."""
+    stats = stats_of(frame, qids, model, sa=sa, person=person, population=population)
+    return (
+        int((~model.holds(stats)).sum())
+        + model.table_violations(stats.global_counts)
+        + model.table_level_violations(stats)
+    )

@@ -8,7 +8,7 @@ models. Nothing here loops over partitions in Python.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -23,13 +23,19 @@ from anonsql.workspace import SensitiveAttribute
 @dataclass
 class Bins:
     """One row per (partition, dimension, bin): the aggregates a split decision needs
-    (histograms sparse, as in :mod:`anonsql.privacy.histograms`)."""
+    (histograms sparse, as in :mod:`anonsql.privacy.histograms`), with the optional fields of
+    :class:`~anonsql.privacy.base.PartStats` for individuals owning several records (summed,
+    or for ``max_records`` maximized, over unions of bins)."""
 
     pid: IntArray
     dim: IntArray
     bin: IntArray
     counts: IntArray
     histograms: dict[str, Histogram]
+    records: IntArray | None = None
+    max_records: IntArray | None = None
+    record_histograms: dict[str, Histogram] = field(default_factory=dict)
+    set_histograms: dict[str, Histogram] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.pid.shape[0])
@@ -79,10 +85,17 @@ class PartEvaluator:
     """Evaluates unions of bins against all privacy models at once."""
 
     def __init__(
-        self, models: Sequence[PrivacyModel], sensitive: Sequence[SensitiveAttribute]
+        self,
+        models: Sequence[PrivacyModel],
+        sensitive: Sequence[SensitiveAttribute],
+        *,
+        set_members: dict[str, Histogram] | None = None,
     ) -> None:
         self.models = list(models)
         self.global_counts = {s.column: s.global_counts for s in sensitive}
+        #: The distinct value sets of individuals (``PartStats.set_members``), when bins
+        #: carry the fields for individuals.
+        self.set_members = dict(set_members or {})
 
     def holds(self, parts: PartStats) -> BoolArray:
         result = np.ones(len(parts), dtype=bool)
@@ -102,13 +115,57 @@ class PartEvaluator:
         hists = {
             column: hist.union(h, members, owners, n_parts) for column, h in bins.histograms.items()
         }
-        return PartStats(counts=counts, histograms=hists, global_counts=self.global_counts)
+        stats = PartStats(counts=counts, histograms=hists, global_counts=self.global_counts)
+        if bins.records is None or bins.max_records is None:
+            return stats
+        top = np.zeros(n_parts, dtype=np.int64)
+        np.maximum.at(top, owners, bins.max_records[members])
+        return self._individuals(
+            stats,
+            records=np.bincount(owners, weights=bins.records[members], minlength=n_parts).astype(
+                np.int64
+            ),
+            max_records=top,
+            record_histograms={
+                c: hist.union(h, members, owners, n_parts)
+                for c, h in bins.record_histograms.items()
+            },
+            set_histograms={
+                c: hist.union(h, members, owners, n_parts) for c, h in bins.set_histograms.items()
+            },
+        )
+
+    def _individuals(
+        self,
+        stats: PartStats,
+        *,
+        records: IntArray,
+        max_records: IntArray,
+        record_histograms: dict[str, Histogram],
+        set_histograms: dict[str, Histogram],
+    ) -> PartStats:
+        """``stats`` with the fields for individuals."""
+        stats.records = records
+        stats.max_person_records = max_records
+        stats.record_histograms = record_histograms
+        stats.set_histograms = set_histograms
+        stats.set_members = self.set_members
+        return stats
 
     def bin_stats(self, bins: Bins, rows: IntArray) -> PartStats:
-        return PartStats(
+        stats = PartStats(
             counts=bins.counts[rows],
             histograms={c: hist.take(h, rows) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
+        )
+        if bins.records is None or bins.max_records is None:
+            return stats
+        return self._individuals(
+            stats,
+            records=bins.records[rows],
+            max_records=bins.max_records[rows],
+            record_histograms={c: hist.take(h, rows) for c, h in bins.record_histograms.items()},
+            set_histograms={c: hist.take(h, rows) for c, h in bins.set_histograms.items()},
         )
 
     def prefix_stats(self, bins: Bins, order: IntArray, starts: IntArray) -> PartStats:
@@ -120,10 +177,28 @@ class PartEvaluator:
         sizes = bins.counts[order]
         total: IntArray = np.cumsum(sizes)
         base: IntArray = total[starts] - sizes[starts]
-        return PartStats(
+        stats = PartStats(
             counts=total - base[seg],
             histograms={c: hist.prefix_sums(h, order, starts) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
+        )
+        if bins.records is None or bins.max_records is None:
+            return stats
+        records = bins.records[order]
+        running = np.cumsum(records)
+        # a running maximum restarting at each start: lift each segment above the ones before
+        lift = int(bins.max_records.max(initial=0)) + 1
+        tops = np.maximum.accumulate(bins.max_records[order] + seg * lift) - seg * lift
+        return self._individuals(
+            stats,
+            records=running - (running[starts] - records[starts])[seg],
+            max_records=tops.astype(np.int64),
+            record_histograms={
+                c: hist.prefix_sums(h, order, starts) for c, h in bins.record_histograms.items()
+            },
+            set_histograms={
+                c: hist.prefix_sums(h, order, starts) for c, h in bins.set_histograms.items()
+            },
         )
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator, frame_of
+from anonsql.algorithms.mondrian.split_choice import SplitChooser
 from anonsql.privacy.base import FloatArray, IntArray
 
 
@@ -28,9 +29,8 @@ class _Candidates:
 
 class SplitPlanner:
     """Builds every candidate split of every partition from its bins, evaluates all their parts
-    against the privacy models in a few vectorized batches, and picks one split per partition:
-    the allowed split on the widest dimension, else (within the suppression budget) the
-    cheapest split whose failing parts are suppressed."""
+    against the privacy models in a few vectorized batches, and lets a
+    :class:`~anonsql.algorithms.mondrian.split_choice.SplitChooser` pick one split per partition."""
 
     def __init__(
         self, evaluator: PartEvaluator, *, numeric: list[int], categorical: list[int], strict: bool
@@ -42,9 +42,20 @@ class SplitPlanner:
         self._cand_counter = 0
 
     def plan(
-        self, bins: Bins, pid: IntArray, widths: FloatArray, *, budget: int
+        self,
+        bins: Bins,
+        pid: IntArray,
+        widths: FloatArray,
+        *,
+        budget: int,
+        chooser: SplitChooser,
+        ranges: pd.DataFrame | None = None,
+        parent_loss: pd.Series | None = None,
     ) -> tuple[pd.DataFrame | None, int]:
-        """The chosen splits as (pid, dim, bin, part, suppressed) rows, and the rows suppressed."""
+        """The chosen splits as (pid, dim, bin, part, suppressed) rows, and the rows suppressed.
+
+        ``chooser`` picks among the candidates; ``ranges`` (per-bin bounds) and ``parent_loss``
+        (each partition's current loss) let it price splits by their information loss."""
         found = [c for c in (self._numeric(bins), self._categorical(bins)) if not c.table.empty]
         if not found:
             return None, 0
@@ -56,29 +67,10 @@ class SplitPlanner:
         long = width_of.melt(id_vars="pid", var_name="dim", value_name="width")
         long["dim"] = long["dim"].astype(np.int64)
         table = table.merge(long, on=["pid", "dim"], how="left")
-        picked, suppressed = self._pick(table, budget)
+        picked, suppressed = chooser.pick(table, assign, ranges, parent_loss, budget)
         if picked.empty:
             return None, suppressed
         return assign.merge(picked[["cand", "pid", "dim"]], on="cand"), suppressed
-
-    def _pick(self, table: pd.DataFrame, budget: int) -> tuple[pd.DataFrame, int]:
-        valid = table[table["valid"]].sort_values(
-            ["pid", "width", "dim", "balance"], ascending=[True, False, True, False], kind="stable"
-        )
-        picked = valid.drop_duplicates("pid")
-        suppressed = 0
-        if budget > 0:
-            fallback = table[
-                ~table["valid"] & (table["cost"] > 0) & ~table["pid"].isin(picked["pid"])
-            ]
-            fallback = fallback.sort_values(
-                ["pid", "cost", "width", "dim"], ascending=[True, True, False, True], kind="stable"
-            ).drop_duplicates("pid")
-            fallback = fallback.sort_values(["cost", "pid"], kind="stable")
-            accepted = fallback[fallback["cost"].cumsum() <= budget]
-            suppressed = int(accepted["cost"].sum())
-            picked = pd.concat([picked, accepted])
-        return picked, suppressed
 
     def _numeric(self, bins: Bins) -> _Candidates:
         frame = frame_of(bins)

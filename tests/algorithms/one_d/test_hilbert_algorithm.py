@@ -159,7 +159,7 @@ def _slide_groups(engine: Engine, tmp_path: Path, algorithm: str) -> tuple[list[
         "columns": {
             "age": {"role": "quasi_identifier", "type": "numeric"},
             "weight": {"role": "quasi_identifier", "type": "numeric"},
-            "key": {"role": "insensitive"},
+            "key": {"role": "insensitive", "acknowledge_linked": True},
         },
         "privacy": [{"k_anonymity": {"k": 4}}],
         "algorithm": {algorithm: {"reference_points": 2}}

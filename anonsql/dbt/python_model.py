@@ -1,0 +1,200 @@
+"""Anonymized models on dbt-duckdb: a dbt Python model that publishes through anonsql.
+
+dbt hands a Python model only the ``ref()``/``source()`` calls and config keys that its own
+code names (it reads them from the file's syntax tree), so the model file names both::
+
+    # models/patients_anon.py
+    import anonsql.dbt
+
+    def model(dbt, session):
+        return anonsql.dbt.model(dbt, session, dbt.ref("patients"), dbt.config.get("anonsql"))
+
+and the spec (every key of an anonsql spec but ``engine``, ``database``, ``source`` and
+``join``) sits in the model's YAML config under ``anonsql:``. The release is published by the
+normal path (resolve ... certify, one transaction) on dbt's own DuckDB connection, under
+``output`` (default: ``<model schema>_anonsql.<model name>``, ``materialize: table``, so the
+model is a copy of exactly the rows that were verified; the companions holding original values
+go to the release's private schema, ``<model schema>_anonsql_private`` unless
+``output.private_schema`` names one), and the model returns it: dbt writes
+it as the model's table, with lineage from the ``ref()``/``source()`` in dbt's graph and from
+the source in anonsql's certificate. Each build re-publishes the release (same data, spec and
+seed give the same rows) and replaces the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import duckdb
+import sqlglot
+from sqlglot import exp
+
+from anonsql import api
+from anonsql.engines import DuckDBEngine
+from anonsql.errors import SpecError
+from anonsql.spec.relations import parse_relation
+from anonsql.sql import TableName
+from anonsql.sql.quoting import TEMPLATE_DIALECT
+
+#: The model config key holding the spec.
+CONFIG_KEY = "anonsql"
+#: The release goes to ``<model schema><suffix>`` unless the spec names an output schema (the
+#: package's ``certified`` test looks there too).
+RELEASE_SCHEMA_SUFFIX = "_anonsql"
+#: Spec keys the model takes from dbt instead of the config.
+FROM_DBT = ("engine", "database", "source", "join")
+
+
+def _key(name: str) -> str:
+    return f"config.{CONFIG_KEY}.{name}"
+
+
+def duckdb_connection(session: Any) -> duckdb.DuckDBPyConnection:
+    """The DuckDB connection under dbt-duckdb's ``session``.
+
+    dbt-duckdb passes its cursor wrapped in a class that turns DuckDB errors into dbt's; the
+    wrapped cursor is its (undocumented) ``_cursor``. anonsql runs on the cursor itself, on
+    the same connection and transaction state as dbt.
+    """
+    if isinstance(session, duckdb.DuckDBPyConnection):
+        return session
+    inner = getattr(session, "_cursor", None)
+    if isinstance(inner, duckdb.DuckDBPyConnection):
+        return inner
+    raise SpecError(
+        "session",
+        f"expected dbt-duckdb's session (a DuckDB cursor), got a {type(session).__name__}",
+        "call anonsql.dbt.model(dbt, session, ...) from a dbt-duckdb Python model; other "
+        "adapters use `anonsql run SPEC --dbt-project DIR`",
+    )
+
+
+def relation_name(relation: Any, current_database: str) -> TableName:
+    """The table behind what ``dbt.ref()``/``dbt.source()`` returned.
+
+    dbt-duckdb returns ``session.query("select * from <relation>")``; its query text (DuckDB's
+    documented ``sql_query()``) is parsed back to the relation's name. A name string or
+    anything with ``schema`` and ``identifier`` (a dbt Relation) is taken as it is.
+    """
+    if isinstance(relation, str):
+        return parse_relation(relation, _key("source"))
+    if isinstance(relation, duckdb.DuckDBPyRelation):
+        try:
+            query = sqlglot.parse_one(relation.sql_query(), read=TEMPLATE_DIALECT)
+        except sqlglot.errors.SqlglotError:
+            query = None
+        table = _plain_table(query)
+        if table is None:
+            raise SpecError(
+                "source",
+                "the relation is not a plain table or view read by dbt.ref() or dbt.source()",
+                "pass what dbt.ref()/dbt.source() returned, unchanged (filter in an upstream "
+                "model instead)",
+            )
+        catalog, schema, name = table.catalog, table.db, table.name
+    elif hasattr(relation, "schema") and hasattr(relation, "identifier"):
+        catalog = getattr(relation, "database", None) or ""
+        schema, name = str(relation.schema), str(relation.identifier)
+    else:
+        raise SpecError(
+            "source",
+            f"cannot read a table name from a {type(relation).__name__}",
+            "pass what dbt.ref()/dbt.source() returned",
+        )
+    if catalog and catalog != current_database:
+        raise SpecError(
+            "source",
+            f"the relation is in the attached database {catalog!r}, not in {current_database!r}",
+            "anonymize tables of the database dbt writes to (copy it there in an upstream model)",
+        )
+    return TableName(name, schema or None)
+
+
+def _plain_table(query: object) -> exp.Table | None:
+    if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+        return None
+    if not isinstance(query.expressions[0], exp.Star):
+        return None
+    if any(query.args.get(k) for k in ("where", "joins", "group", "having", "limit", "order")):
+        return None
+    source = query.args.get("from_") or query.args.get("from")
+    table = source.this if source is not None else None
+    return table if isinstance(table, exp.Table) and table.name else None
+
+
+def model_spec(
+    config: Mapping[str, Any] | None,
+    source: TableName,
+    this: TableName,
+) -> dict[str, Any]:
+    """The anonsql spec of a dbt model: its ``anonsql`` config, the source dbt resolved, and
+    an output that defaults to ``<model schema>_anonsql.<model name>`` as a table."""
+    if not isinstance(config, Mapping):
+        raise SpecError(
+            f"config.{CONFIG_KEY}",
+            "the model has no anonsql spec in its config (or its code does not read it)",
+            f"put the spec under config: {CONFIG_KEY}: in the model's YAML, and pass "
+            f'dbt.config.get("{CONFIG_KEY}") to anonsql.dbt.model (dbt gives a Python model only '
+            "the config keys its code names)",
+        )
+    for name in FROM_DBT:
+        if name in config:
+            raise SpecError(
+                _key(name),
+                "dbt provides this: the connection is dbt's and the source is the relation "
+                "passed to anonsql.dbt.model",
+                f"remove {name} (for joins, join in an upstream SQL model and ref() it)",
+            )
+    spec = {k: v for k, v in config.items()}
+    output = spec.get("output") or {}
+    if not isinstance(output, Mapping):
+        raise SpecError(_key("output"), "not a mapping", "write output: {schema: ..., name: ...}")
+    assert this.schema is not None
+    release = {
+        "schema": this.schema + RELEASE_SCHEMA_SUFFIX,
+        "name": this.name,
+        "materialize": "table",
+        **output,
+    }
+    if TableName(str(release["name"]), str(release["schema"])) == this:
+        raise SpecError(
+            _key("output"),
+            "the release would replace the dbt model itself",
+            "publish it elsewhere (leave output out for the default "
+            f"<schema>{RELEASE_SCHEMA_SUFFIX}.<model>)",
+        )
+    spec["output"] = release
+    spec["source"] = source.sql()
+    return spec
+
+
+def model(
+    dbt: Any,
+    session: Any,
+    source: Any,
+    spec: Mapping[str, Any] | None = None,
+) -> duckdb.DuckDBPyRelation:
+    """Anonymize ``source`` (what ``dbt.ref()``/``dbt.source()`` returned) as declared in
+    ``spec`` (the model's ``anonsql`` config), publish the verified release on dbt's
+    connection, and return it for dbt to write as the model.
+
+    Privacy models, algorithms and guarantees are anonsql's (k-anonymity after Sweeney 2002,
+    Mondrian after LeFevre et al. 2006, ...; see the README). Raises an
+    :class:`~anonsql.errors.AnonsqlError` (which fails the model) on a bad spec, infeasible
+    models or failed verification; the previous release and model are then left as they were.
+    """
+    connection = duckdb_connection(session)
+    engine = DuckDBEngine(connection=connection)
+    current = str(engine.fetchall("SELECT current_database()")[0][0])
+    this = dbt.this
+    if getattr(this, "database", current) not in ("", current):
+        raise SpecError(
+            "model",
+            f"the model is written to the attached database {this.database!r}",
+            "build anonymized models in the database dbt connects to",
+        )
+    target = TableName(str(this.identifier), str(this.schema))
+    declared = model_spec(spec, relation_name(source, current), target)
+    result = api.run(declared, engine=engine)
+    return connection.sql(engine.sql.render("select_all", relation=result.names.main))

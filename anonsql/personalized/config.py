@@ -1,0 +1,330 @@
+"""The configuration of personalized publishing with multiple sensitive attributes.
+
+After S. Ram Prasad Reddy, KVSVN Raju, V. Valli Kumari, "A Novel Approach for Personalized
+Privacy Preserving Data Publishing with Multiple Sensitive Attributes", IJET 7 (2018)
+(digest 002). Every value is validated when the configuration is built; an error names the key
+(``<key>.<field>``), the problem and the fix, never a data value.
+
+Two profiles:
+
+* ``paper_compat``: the paper's pipeline as printed (digest §3.2 with its decisions): QID
+  groups of >= k, per-attribute buckets of >= ``bucket_k`` (default k) with duplicates above the
+  sensitivity threshold generalized up the taxonomy, fuzzy terms with exact weights, and a
+  tuple-level mapping (each published tuple links its group to one bucket cell per attribute).
+  It protects identity only as far as groups of >= k go; it bounds no inference (digest T14).
+* ``safe`` (the default): every QID group is frequency l-diverse over every sensitive
+  attribute (categorical leaves, with a generalized label counted for every leaf under it, and
+  fuzzy terms), buckets are as well, weights are rounded, bucket tables are shuffled and the
+  mapping is published per group and bucket (counts), not per tuple. An adversary who knows a
+  target's group infers any sensitive value or term with confidence at most ``1/l`` of that
+  attribute (:attr:`PersonalizedConfig.bound`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from anonsql.errors import SpecError
+from anonsql.hierarchies import Hierarchy
+
+Profile = Literal["paper_compat", "safe"]
+PROFILES: tuple[Profile, ...] = ("paper_compat", "safe")
+
+FuzzyRule = Literal["paper_intervals", "triangular"]
+FUZZY_RULES: tuple[FuzzyRule, ...] = ("paper_intervals", "triangular")
+
+#: Names a quasi-identifier may not take: columns of the published relations, and the private
+#: row key and group of the working tables.
+RESERVED_NAMES = frozenset({"group_id", "group_size", "__rid", "__group_id"})
+
+#: Default weight rounding step of the safe profile (weights published as 0, .25, .5, .75, 1).
+SAFE_WEIGHT_STEP = 0.25
+
+
+@dataclass(frozen=True)
+class FuzzyTerms:
+    """The linguistic terms of one numeric sensitive attribute (paper §3, membership f_i).
+
+    ``rule = "triangular"`` (the standard reading, digest T5b): ``points`` are the terms'
+    centers c_1 < ... < c_k (one per label). Memberships are triangles over neighbouring centers
+    (a Ruspini partition; values below c_1 or above c_k belong fully to the end terms); a value
+    takes the term of highest membership (ties to the lower term) and publishes that membership
+    as its weight.
+
+    ``rule = "paper_intervals"`` (the reading that reproduces the paper's Table 9, digest §2.6):
+    ``points`` are min, a_2, ..., a_k, max (one more than the labels). A value below a_2 takes the
+    first term; otherwise the first term i >= 2 with value <= a_(i+1), the last term if none.
+    The weight falls linearly from 1 at the start of the term's interval to 0 at its end
+    (a_(i+1) - x) / (a_(i+1) - a_i), except for the last term, where it rises to 1 at max.
+    Weights are clamped to [0, 1].
+    """
+
+    labels: tuple[str, ...]
+    points: tuple[float, ...]
+    rule: FuzzyRule = "triangular"
+
+    def validate(self, key: str) -> None:
+        if self.rule not in FUZZY_RULES:
+            raise SpecError(
+                f"{key}.rule", "the rule is unknown", f"use one of {', '.join(FUZZY_RULES)}"
+            )
+        if len(self.labels) < 2:
+            raise SpecError(
+                f"{key}.labels", "fewer than 2 linguistic terms", "give at least 2 labels"
+            )
+        if any(not isinstance(x, str) or x == "" for x in self.labels):
+            raise SpecError(f"{key}.labels", "a label is empty", "give every term a label")
+        if len(set(self.labels)) != len(self.labels):
+            raise SpecError(f"{key}.labels", "two terms share a label", "give distinct labels")
+        expected = len(self.labels) + (1 if self.rule == "paper_intervals" else 0)
+        if len(self.points) != expected:
+            what = "min, a_2..a_k, max" if self.rule == "paper_intervals" else "one center per term"
+            raise SpecError(
+                f"{key}.points",
+                f"{len(self.points)} points for {len(self.labels)} terms under rule {self.rule}",
+                f"give {expected} points ({what})",
+            )
+        if any(not isinstance(p, int | float) or not math.isfinite(p) for p in self.points):
+            raise SpecError(f"{key}.points", "a point is not a finite number", "give numbers")
+        if any(b <= a for a, b in zip(self.points, self.points[1:], strict=False)):
+            raise SpecError(
+                f"{key}.points", "the points are not strictly increasing", "sort them ascending"
+            )
+
+
+@dataclass(frozen=True)
+class CategoricalSA:
+    """A categorical sensitive attribute: its column, its taxonomy (every value a leaf) and
+    optional per-attribute ``l`` and ``bucket_k`` overriding the configuration's."""
+
+    column: str
+    taxonomy: Hierarchy
+    l: int | None = None
+    bucket_k: int | None = None
+
+
+@dataclass(frozen=True)
+class NumericSA:
+    """A numeric sensitive attribute, published as fuzzy terms with weights; ``l`` (over its
+    terms) and ``bucket_k`` override the configuration's for this attribute."""
+
+    column: str
+    terms: FuzzyTerms
+    l: int | None = None
+    bucket_k: int | None = None
+
+
+SensitiveAttribute = CategoricalSA | NumericSA
+
+
+@dataclass(frozen=True)
+class ClusterKey:
+    """One part of the 1D order in which quasi-identifier rows are grouped.
+
+    Rows are sorted by the key's parts in turn; rows with equal keys form a *block*, which is
+    never split. ``prefix`` keeps that many leading characters of the value's text (digest T3:
+    the first digit of ZIPCODE), so the key is coarser than the value.
+    """
+
+    column: str
+    prefix: int | None = None
+
+
+@dataclass(frozen=True)
+class PersonalizedConfig:
+    """Everything one personalized release needs, validated on construction.
+
+    ``consent_column`` holds each subject's privacy-disclosure flag (the paper's PD); a row is
+    published only when its value is one of ``consent_values`` (NULL never is); None publishes
+    every row (no subject withheld consent, or consent is recorded elsewhere). ``k`` is the
+    minimum QID group size, ``l`` the diversity of every sensitive attribute (per attribute
+    overridable), ``bucket_k`` the minimum bucket size (default: ``k`` in paper_compat, the
+    attribute's ``l`` in safe), ``sensitivity_threshold`` the paper's theta (copies of one label
+    a bucket may hold before the rest climb the taxonomy). ``weight_step`` rounds published
+    weights to multiples of the step (None: the profile's default, 0.25 in safe and exact in
+    paper_compat; 0: exact). ``cluster_key`` is the 1D order of QID grouping (default: the
+    quasi-identifiers in order). ``seed`` keys the shuffles and tie-breaks (None: a fresh secret
+    key per run); a seed that becomes public makes the shuffles predictable.
+    """
+
+    quasi_identifiers: tuple[str, ...]
+    consent_column: str | None
+    categorical: tuple[CategoricalSA, ...] = ()
+    numeric: tuple[NumericSA, ...] = ()
+    consent_values: tuple[bool | int | str, ...] = (True,)
+    profile: Profile = "safe"
+    k: int = 10
+    l: int = 2
+    bucket_k: int | None = None
+    sensitivity_threshold: int = 1
+    weight_step: float | None = None
+    cluster_key: tuple[ClusterKey, ...] = ()
+    seed: int | None = None
+    key: str = field(default="personalized", compare=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- derived values -----------------------------------------------------------------------
+    @property
+    def sensitive(self) -> tuple[SensitiveAttribute, ...]:
+        """Every sensitive attribute, categorical first; positions are attribute numbers."""
+        return (*self.categorical, *self.numeric)
+
+    @property
+    def sensitive_columns(self) -> tuple[str, ...]:
+        return tuple(s.column for s in self.sensitive)
+
+    def l_of(self, attribute: int) -> int:
+        """The diversity required of attribute number ``attribute``."""
+        own = self.sensitive[attribute].l
+        return self.l if own is None else own
+
+    def bound(self, attribute: int) -> float:
+        """The declared bound of the safe profile on an adversary's confidence in one value or
+        term of attribute number ``attribute`` (1.0: no bound)."""
+        return 1.0 / self.l_of(attribute)
+
+    def bucket_k_of(self, attribute: int) -> int:
+        """The minimum bucket size of attribute number ``attribute`` (the paper's K of the
+        sensitive phases, digest G3: its own, else the configuration's, else the profile's)."""
+        own = self.sensitive[attribute].bucket_k
+        if own is not None:
+            return own
+        if self.bucket_k is not None:
+            return self.bucket_k
+        return self.k if self.profile == "paper_compat" else self.l_of(attribute)
+
+    @property
+    def published_weight_step(self) -> float | None:
+        """The rounding step of published weights, or None for exact weights."""
+        if self.weight_step is None:
+            return SAFE_WEIGHT_STEP if self.profile == "safe" else None
+        return self.weight_step if self.weight_step > 0 else None
+
+    @property
+    def grouping_key(self) -> tuple[ClusterKey, ...]:
+        return self.cluster_key or tuple(ClusterKey(q) for q in self.quasi_identifiers)
+
+    # -- validation ---------------------------------------------------------------------------
+    def _validate(self) -> None:
+        key = self.key
+        if self.profile not in PROFILES:
+            raise SpecError(
+                f"{key}.profile", "the profile is unknown", f"use one of {', '.join(PROFILES)}"
+            )
+        for name, value, least in (
+            ("k", self.k, 1),
+            ("l", self.l, 1),
+            ("sensitivity_threshold", self.sensitivity_threshold, 1),
+        ):
+            _check_int(f"{key}.{name}", value, least)
+        if self.bucket_k is not None:
+            _check_int(f"{key}.bucket_k", self.bucket_k, 1)
+        if self.weight_step is not None and (
+            not isinstance(self.weight_step, int | float)
+            or not math.isfinite(self.weight_step)
+            or not 0 <= self.weight_step <= 1
+        ):
+            raise SpecError(
+                f"{key}.weight_step",
+                "the step is outside [0, 1]",
+                "use a step such as 0.25 (0 publishes exact weights)",
+            )
+        if not self.quasi_identifiers:
+            raise SpecError(
+                f"{key}.quasi_identifiers", "no quasi-identifier", "declare at least one"
+            )
+        if not self.sensitive:
+            raise SpecError(
+                f"{key}.sensitive",
+                "no sensitive attribute",
+                "declare at least one categorical or numeric sensitive attribute",
+            )
+        if not self.consent_values:
+            raise SpecError(
+                f"{key}.consent_values",
+                "no value means consent",
+                "list the values of the consent column that mean consent, e.g. [true]",
+            )
+        if self.consent_column is not None and (
+            not isinstance(self.consent_column, str) or not self.consent_column
+        ):
+            raise SpecError(
+                f"{key}.consent_column",
+                "the consent column's name is empty",
+                "name the column, or None to publish every row",
+            )
+        self._validate_columns()
+        for i, c in enumerate(self.categorical):
+            where = f"{key}.categorical[{i}]"
+            if not isinstance(c.taxonomy, Hierarchy):
+                raise SpecError(
+                    f"{where}.taxonomy",
+                    "the taxonomy is not a hierarchy",
+                    "give a hierarchy (e.g. read_hierarchy) whose leaves are the values",
+                )
+            _check_overrides(where, c)
+        for i, n in enumerate(self.numeric):
+            where = f"{key}.numeric[{i}]"
+            n.terms.validate(f"{where}.terms")
+            _check_overrides(where, n)
+        for i, part in enumerate(self.cluster_key):
+            where = f"{key}.cluster_key[{i}]"
+            if part.column not in self.quasi_identifiers:
+                raise SpecError(
+                    f"{where}.column",
+                    "the column is not a quasi-identifier",
+                    "order groups by quasi-identifiers only",
+                )
+            if part.prefix is not None:
+                _check_int(f"{where}.prefix", part.prefix, 1)
+
+    def _validate_columns(self) -> None:
+        key = self.key
+        roles: dict[str, str] = {}
+        named: Sequence[tuple[str, str]] = [
+            *((q, "quasi_identifiers") for q in self.quasi_identifiers),
+            *((c.column, "categorical") for c in self.categorical),
+            *((n.column, "numeric") for n in self.numeric),
+            *(() if self.consent_column is None else ((self.consent_column, "consent_column"),)),
+        ]
+        for column, role in named:
+            if not isinstance(column, str) or not column:
+                raise SpecError(f"{key}.{role}", "a column name is empty", "name every column")
+            if column in roles:
+                raise SpecError(
+                    f"{key}.{role}",
+                    f"column {column!r} is declared twice ({roles[column]} and {role})",
+                    "give each column one role",
+                )
+            roles[column] = role
+        for q in self.quasi_identifiers:
+            if q in RESERVED_NAMES:
+                raise SpecError(
+                    f"{key}.quasi_identifiers",
+                    f"column name {q!r} is reserved for the published relations",
+                    f"rename it in a view first; reserved: {', '.join(sorted(RESERVED_NAMES))}",
+                )
+
+
+def _check_overrides(where: str, sa: CategoricalSA | NumericSA) -> None:
+    if sa.l is not None:
+        _check_int(f"{where}.l", sa.l, 1)
+    if sa.bucket_k is not None:
+        _check_int(f"{where}.bucket_k", sa.bucket_k, 1)
+
+
+def _check_int(key: str, value: object, least: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SpecError(key, "the value is not an integer", f"use an integer >= {least}")
+    if value < least:
+        raise SpecError(key, f"{value} is below {least}", f"use a value >= {least}")
+
+
+def sensitive_index(config: PersonalizedConfig) -> Mapping[str, int]:
+    """Sensitive column name -> attribute number."""
+    return {c: i for i, c in enumerate(config.sensitive_columns)}

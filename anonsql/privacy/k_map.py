@@ -1,0 +1,108 @@
+"""k-map: every class of the sample matches at least ``k`` persons of the population.
+
+L. Sweeney, "Computational disclosure control: a primer on data privacy protection", PhD thesis,
+MIT 2001; El Emam & Dankar, "Protecting privacy using k-anonymity", JAMIA 15(5), 2008; ARX's
+``KMap`` with a population table. A journalist who knows a person is in the population (not
+necessarily in the sample) re-identifies them with probability at most ``1/k``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import Field
+
+from anonsql.errors import AnonsqlError, SpecError
+from anonsql.privacy.base import BoolArray, Params, PartStats, PrivacyModel
+from anonsql.sql import Relation, SqlRenderer, TableName
+
+
+class KMapParams(Params):
+    k: int = Field(description="minimum number of persons of the population in every class")
+    population: str = Field(description="schema.table of the population, with the sample's QIDs")
+    count: str | None = Field(
+        default=None, description="column counting the persons of a population row"
+    )
+
+
+class KMap(PrivacyModel):
+    """Every class of rows sharing QID values matches at least ``k`` persons of the population.
+
+    The population table holds the same QID columns, at the same generalization as the checked
+    relation (values are matched as they are, NULL to NULL), and one row per person or a
+    ``count`` column. The predicate reads each part's population size
+    (:attr:`PartStats.population`): an algorithm must generalize the population along with the
+    sample to supply it, which the current algorithms do not, so they refuse the model; it
+    serves ``anonsql check`` on any relation.
+    """
+
+    dbt_test = False  # not yet in the dbt package: anonsql check
+
+    name = "k_map"
+    Params = KMapParams
+    requires = frozenset({"population"})
+    monotonic_with_suppression = True
+    reference = (
+        "L. Sweeney, Computational disclosure control, MIT 2001; "
+        "K. El Emam, F. Dankar, Protecting privacy using k-anonymity, JAMIA 15(5), 2008"
+    )
+    #: ``population`` names a table the conformance suite builds (the checked rows and more).
+    examples = (
+        {"k": 1, "population": "main.population"},
+        {"k": 3, "population": "main.population"},
+        {"k": 5, "population": "main.population"},
+    )
+
+    @property
+    def k(self) -> int:
+        assert isinstance(self.params, KMapParams)
+        return self.params.k
+
+    @property
+    def population_table(self) -> TableName:
+        assert isinstance(self.params, KMapParams)
+        return TableName.parse(self.params.population)
+
+    @property
+    def count_column(self) -> str | None:
+        assert isinstance(self.params, KMapParams)
+        return self.params.count
+
+    def check_params(self, key: str) -> None:
+        if self.k < 1:
+            raise SpecError(f"{key}.k", f"k = {self.k} is below 1", "use k >= 1")
+        assert isinstance(self.params, KMapParams)
+        try:
+            TableName.parse(self.params.population)
+        except ValueError:
+            raise SpecError(
+                f"{key}.population",
+                "is not a table name of the form schema.table",
+                "name the population table as schema.table",
+            ) from None
+
+    def holds(self, parts: PartStats) -> BoolArray:
+        if parts.population is None:
+            raise AnonsqlError(
+                f"{self.describe()}: the search gave no population sizes of its parts. "
+                "Fix: fill PartStats.population (a bug in the caller, not in the data)"
+            )
+        return np.asarray(parts.population, np.float64) >= self.k
+
+    def violations_sql(
+        self,
+        renderer: SqlRenderer,
+        relation: Relation,
+        qids: Sequence[str],
+        *,
+        person: str | None = None,
+    ) -> str:
+        return renderer.render(
+            "privacy/k_map",
+            relation=relation,
+            qids=list(qids),
+            population=self.population_table,
+            count=self.count_column,
+            k=self.k,
+        )

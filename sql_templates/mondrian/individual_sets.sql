@@ -1,0 +1,4 @@
+{# The members (value codes) of every distinct value set of individuals. #}
+SELECT set_id, code
+FROM {{ sets | qname }}
+ORDER BY set_id, code

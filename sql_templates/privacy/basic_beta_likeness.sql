@@ -1,0 +1,1 @@
+{% include "privacy/_beta_likeness.sql" %}

@@ -1,0 +1,2 @@
+SELECT CAST({% if count %}SUM({{ count | ident }}){% else %}COUNT(*){% endif %} AS DOUBLE) AS persons
+FROM {{ population | qname }}

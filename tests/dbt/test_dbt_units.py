@@ -1,0 +1,119 @@
+"""Fast checks of the dbt integration without dbt: the generated package is up to date with
+the templates, the Python model's spec and relation handling, and manifest name resolution."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from anonsql.dbt.generate import generate, stale_files, status_macro
+from anonsql.dbt.project import DbtNames, project_spec
+from anonsql.dbt.python_model import duckdb_connection, model_spec, relation_name
+from anonsql.errors import SpecError
+from anonsql.release.names import OutputNames
+from anonsql.sql import TableName
+
+THIS = TableName("patients_anon", "analytics")
+
+
+def test_generated_package_is_up_to_date() -> None:
+    # `python -m anonsql.dbt.generate` after changing a privacy or status template
+    assert stale_files() == []
+
+
+def test_status_checksum_macros_come_from_every_status_checksum_template() -> None:
+    text = status_macro()
+    assert "default__release_checksum" in text and "postgres__release_checksum" in text
+    assert "HASHTEXTEXTENDED" in text and "anonsql_dbt.ident(c)" in text and "| ident" not in text
+
+
+def test_companion_names_follow_output_names() -> None:
+    names = next(t for p, t in generate().items() if p.name == "names.sql")
+    certificate = OutputNames(TableName("x")).certificate.name
+    assert certificate == "x__certificate" and "'__' ~ kind" in names
+
+
+def test_model_spec_defaults_to_a_table_beside_the_model_schema() -> None:
+    spec = model_spec({"privacy": [{"k_anonymity": {"k": 2}}]}, TableName("p", "main"), THIS)
+    assert spec["source"] == TableName("p", "main").sql()
+    assert spec["output"] == {
+        "schema": "analytics_anonsql",
+        "name": "patients_anon",
+        "materialize": "table",
+    }
+    chosen = model_spec(
+        {"output": {"schema": "rel", "private_schema": "vault"}}, TableName("p"), THIS
+    )
+    assert chosen["output"]["schema"] == "rel" and chosen["output"]["private_schema"] == "vault"
+
+
+@pytest.mark.parametrize(
+    ("config", "key"),
+    [
+        (None, "config.anonsql"),
+        ({"source": "x"}, "config.anonsql.source"),
+        ({"engine": "duckdb"}, "config.anonsql.engine"),
+        ({"output": {"schema": "analytics", "name": "patients_anon"}}, "config.anonsql.output"),
+        ({"output": "x"}, "config.anonsql.output"),
+    ],
+)
+def test_model_spec_refuses(config: Any, key: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        model_spec(config, TableName("p"), THIS)
+    assert key in str(raised.value)
+
+
+def test_relation_name_reads_back_what_dbt_duckdb_returns() -> None:
+    con = duckdb.connect()
+    con.execute('CREATE SCHEMA "my schema"; CREATE TABLE "my schema"."t t" (a INTEGER)')
+    rel = con.sql('select * from "my schema"."t t"')
+    assert relation_name(rel, "memory") == TableName("t t", "my schema")
+    assert relation_name("main.t", "memory") == TableName("t", "main")
+    with pytest.raises(SpecError, match="plain table"):
+        relation_name(con.sql('select * from "my schema"."t t" where a > 1'), "memory")
+    with pytest.raises(SpecError, match="attached database"):
+        relation_name(con.sql('select * from memory."my schema"."t t"'), "other")
+    assert duckdb_connection(con) is con
+    with pytest.raises(SpecError, match="session"):
+        duckdb_connection(object())
+
+
+def test_manifest_names_resolve_source_and_ref() -> None:
+    names = DbtNames(
+        sources={("raw", "patients"): ("db", "raw data", "patients")},
+        nodes={("proj", "stg"): ("db", "analytics", "stg_alias")},
+    )
+    spec = project_spec(
+        {"source": "source('raw', 'patients')", "join": [{"table": "{{ ref('stg') }}"}]},
+        names,
+        "db",
+    )
+    assert spec["source"] == TableName("patients", "raw data").sql()
+    assert spec["join"][0]["table"] == TableName("stg_alias", "analytics").sql()
+    assert project_spec({"source": "main.t"}, names, "db")["source"] == "main.t"
+    for text, message in [
+        ("ref('missing')", "not in the dbt project"),
+        ("source('raw')", "takes"),
+        ("ref(x)", "not a dbt source"),
+    ]:
+        with pytest.raises(SpecError, match=message):
+            project_spec({"source": text}, names, "db")
+    with pytest.raises(SpecError, match="not in the target"):
+        project_spec({"source": "ref('stg')"}, names, "other")
+    with pytest.raises(SpecError, match="engine"):
+        project_spec({"engine": "duckdb", "source": "t"}, names, "db")
+
+
+def test_dbt_project_without_dbt_installed_says_which_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib.util
+
+    import anonsql.dbt
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(SpecError, match=r"anonsql\[dbt\]"):
+        anonsql.dbt.run_in_project(tmp_path / "spec.yaml", tmp_path)

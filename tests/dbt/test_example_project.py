@@ -1,0 +1,214 @@
+"""The example dbt project (examples/dbt), built for real: `dbt build` on DuckDB (the Python
+model), and `anonsql run --dbt-project` then `dbt build` on the test PostgreSQL server."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from dbt_kit import PACKAGE, DbtRun, dbt, dbt_env, require_dbt
+from paths import ROOT
+
+from anonsql import api
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+from anonsql.sql import TableName
+
+pytestmark = pytest.mark.slow
+
+EXAMPLE = ROOT / "examples" / "dbt"
+QIDS = ["age", "sex", "race", "marital_status", "education_num"]
+RAW_TESTS = {
+    "raw_patients_k_anonymity": {"k_anonymity": {"k": 5}},
+    "raw_patients_distinct_l_diversity": {"distinct_l_diversity": {"column": "occupation", "l": 2}},
+}
+
+
+def copy_example(tmp: Path) -> Path:
+    """The example with the package at the same relative path as in the repository, so its
+    packages.yml is used unchanged."""
+    project = tmp / "examples" / "dbt"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns("target", "dbt_packages"))
+    (tmp / "integrations" / "dbt").mkdir(parents=True)
+    (tmp / "integrations" / "dbt" / "anonsql_dbt").symlink_to(PACKAGE)
+    return project
+
+
+def by_name(run: DbtRun) -> dict[str, dict[str, Any]]:
+    nodes = run.manifest()["nodes"]
+    return {nodes[uid]["name"]: r for uid, r in run.results().items() if uid in nodes}
+
+
+def check_build(run: DbtRun, engine: Engine, raw: TableName, tested: str) -> None:
+    """Every privacy test of the anonymized relation passes; on the raw table each fails with
+    the number of violations `anonsql check` counts."""
+    results = by_name(run)
+    for name, model in RAW_TESTS.items():
+        count = next(iter(api.check(engine, raw, QIDS, [model]).violations.values()))
+        assert count > 0
+        assert results[name]["status"] == "warn" and results[name]["failures"] == count, name
+    tests = [r for n, r in results.items() if n.startswith("anonsql_dbt_") and tested in n]
+    assert len(tests) == 3, sorted(results)
+    assert all(r["status"] == "pass" for r in tests), [
+        (r["unique_id"], r["message"]) for r in tests
+    ]
+
+
+def relations(engine: Engine, schemas: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    rows = engine.fetchall(
+        "SELECT table_schema, table_name FROM information_schema.tables ORDER BY 1, 2"
+    )
+    return [r for r in rows if r[0] in schemas or str(r[0]).startswith("anonsql_work_")]
+
+
+def public_relations(engine: Engine, schema: str) -> list[str]:
+    return [r[1] for r in relations(engine, (schema,))]
+
+
+def assert_stale_like_status(run: DbtRun, engine: Engine, release: TableName, tested: str) -> None:
+    """The package's `certified` test fails when `anonsql status` says the release is stale:
+    one problem (stale), plus one when the tested relation no longer shows the rows certified
+    (a live view that now hides changed rows)."""
+    found = api.status(engine, release)
+    assert found.stale
+    expected = 1 + (found.published_rows != found.certified_rows)
+    results = by_name(run)
+    certified = [r for n, r in results.items() if "certified" in n and tested in n]
+    assert len(certified) == 1, sorted(results)
+    assert certified[0]["status"] == "fail" and certified[0]["failures"] == expected, certified
+
+
+def test_example_builds_on_duckdb(tmp_path: Path) -> None:
+    require_dbt()
+    project = copy_example(tmp_path)
+    dbt(project, "deps")
+    first = dbt(project, "build")
+    database = project / "anonsql_example.duckdb"
+    model, release = TableName("patients_anon", "main"), TableName("patients_anon", "main_anonsql")
+    with DuckDBEngine(database) as engine:
+        check_build(first, engine, TableName("patients", "main"), "patients_anon")
+        assert api.check_output(engine, release).holds
+        assert not api.status(engine, release).stale
+        assert api.check(engine, model, QIDS, [{"k_anonymity": {"k": 5}}]).holds
+        certificate = engine.query_arrow(
+            "select_all", relation=release.with_name("patients_anon__certificate")
+        ).to_pylist()[0]
+        assert certificate["verified"] and certificate["source"] == "main.patients"
+        # private by construction: the analysts' schema holds the raw seed and the model only,
+        # and the model no identifier; the release's schema holds no companion with original
+        # values (those are in the private schema)
+        assert public_relations(engine, "main") == ["patients", "patients_anon"]
+        assert public_relations(engine, "main_anonsql") == [
+            "patients_anon",
+            "patients_anon__certificate",
+            "patients_anon__classes",
+            "patients_anon__metrics",
+        ]
+        assert "patients_anon__recoding" in public_relations(engine, "main_anonsql_private")
+        columns = [c.name for c in engine.columns(model) or []]
+        assert "patient_id" not in columns and set(QIDS) <= set(columns)
+        rows = sorted(engine.query("select_all", relation=model), key=repr)
+        layout = relations(engine, ("main", "main_anonsql", "main_anonsql_private"))
+    lineage = first.manifest()["nodes"]["model.anonsql_example.patients_anon"]["depends_on"]
+    assert lineage["nodes"] == ["seed.anonsql_example.patients"]
+    # a second build republishes the same rows, and leaves nothing behind
+    second = dbt(project, "build")
+    assert all(r["status"] in ("pass", "success", "warn") for r in second.results().values())
+    with DuckDBEngine(database) as engine:
+        assert sorted(engine.query("select_all", relation=model), key=repr) == rows
+        assert relations(engine, ("main", "main_anonsql", "main_anonsql_private")) == layout
+        # the source changes after the build: the certified test fails as status does
+        engine.execute("UPDATE main.patients SET age = age + 1 WHERE patient_id = 1")
+    stale = dbt(project, "test", "--select", "patients_anon", ok=False)
+    assert stale.returncode == 1
+    with DuckDBEngine(database) as engine:
+        assert_stale_like_status(stale, engine, release, "patients_anon")
+
+
+def cli(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "anonsql", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_example_builds_on_postgres_with_dbt_project(tmp_path: Path, pg_database: str) -> None:
+    require_dbt()
+    project = copy_example(tmp_path)
+    parts = psycopg.conninfo.conninfo_to_dict(pg_database)
+    secret = "s3cret-not-to-be-seen"
+    env = dbt_env(
+        PGHOST=str(parts["host"]),
+        PGPORT=str(parts["port"]),
+        PGUSER=str(parts["user"]),
+        PGDATABASE=str(parts["dbname"]),
+        DBT_ENV_SECRET_PGPASSWORD=secret,  # trust auth: accepted and unused
+    )
+    target = ("--target", "postgres")
+    dbt(project, "deps", env=env)
+    dbt(project, "seed", *target, env=env)
+    release = TableName("patients_anon", "analytics_anonsql")
+    for _ in range(2):  # the documented order, twice: idempotent
+        done = cli(
+            "run",
+            "anonsql/patients.yaml",
+            "--dbt-project",
+            ".",
+            *target,
+            "--profiles-dir",
+            ".",
+            cwd=project,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert secret not in done.stdout + done.stderr
+        build = dbt(project, "build", *target, env=env)
+        assert secret not in build.output
+        with PostgresEngine(pg_database) as engine:
+            check_build(build, engine, TableName("patients", "analytics"), "patients_anon")
+            assert api.check_output(engine, release).holds
+            assert relations(engine, ("analytics",)) == [("analytics", "patients")]
+            assert not api.status(engine, release).stale
+            assert relations(engine, ()) == []  # no working schema left behind
+            assert [r[1] for r in relations(engine, ("analytics_anonsql",))] == [
+                "patients_anon",
+                "patients_anon__certificate",
+                "patients_anon__classes",
+                "patients_anon__metrics",
+            ]
+    with PostgresEngine(pg_database) as engine:
+        engine.execute("UPDATE analytics.patients SET age = age + 1 WHERE patient_id = 1")
+    stale = dbt(project, "test", *target, "--select", "source:anonsql_release", env=env, ok=False)
+    assert stale.returncode == 1
+    with PostgresEngine(pg_database) as engine:
+        assert_stale_like_status(stale, engine, release, "patients_anon")
+
+
+def test_dbt_project_refuses_a_password_written_in_profiles(tmp_path: Path) -> None:
+    require_dbt()
+    project = copy_example(tmp_path)
+    profiles = (project / "profiles.yml").read_text()
+    written = profiles.replace("\"{{ env_var('DBT_ENV_SECRET_PGPASSWORD', '') }}\"", "hunter2")
+    (project / "profiles.yml").write_text(written)
+    done = cli(
+        "run",
+        "anonsql/patients.yaml",
+        "--dbt-project",
+        ".",
+        "--target",
+        "postgres",
+        "--profiles-dir",
+        ".",
+        cwd=project,
+        env=dbt_env(),
+    )
+    assert done.returncode == 2, done.stderr
+    assert "env_var" in done.stderr and "hunter2" not in done.stdout + done.stderr

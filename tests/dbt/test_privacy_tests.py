@@ -1,0 +1,191 @@
+"""The dbt package's privacy tests against ``anonsql check``, on DuckDB and PostgreSQL.
+
+One dbt project declares a test for every built-in model and each of its examples on two
+fixture tables (one row per individual, and rows of persons), built by real dbt. Every test
+must fail with exactly the number of violations ``anonsql check`` counts on the same relation,
+and its compiled SQL, read the way anonsql reads its templates, must be anonsql's statement.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+import sqlglot
+import yaml
+from dbt_kit import dbt, pg_profile, require_dbt, write_profiles, write_project
+from sqlglot import exp
+
+from anonsql import api
+from anonsql.dbt.generate import builtin_models
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+from anonsql.sql import TableName
+from anonsql.sql.quoting import TEMPLATE_DIALECT
+
+pytestmark = pytest.mark.slow
+
+QIDS = ["a", "b b"]  # a name with a space: quoting is part of the contract
+RECORDS = TableName("records", "main")
+VISITS = TableName("visits", "main")
+
+
+def records(n: int = 240, seed: int = 1) -> pa.Table:
+    rng = random.Random(seed)
+    return pa.table(
+        {
+            "a": [rng.choice([1, 2, 3, None]) for _ in range(n)],
+            "b b": [rng.choice(["x", "y", "z", None]) for _ in range(n)],
+            "s": [rng.choice(["flu", "cold", "flu", "ulcer", None]) for _ in range(n)],
+            "num": [float(rng.choice([1, 2, 2, 5, 9])) for _ in range(n)],
+        }
+    )
+
+
+def visits(persons: int = 80, seed: int = 2) -> pa.Table:
+    rng = random.Random(seed)
+    rows: dict[str, list[Any]] = {"pid": [], "a": [], "b b": [], "item": []}
+    for pid in range(persons):
+        a, b = rng.choice([1, 2, 3]), rng.choice(["x", "y"])
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.05:
+                a = rng.choice([1, 2, 3])  # an inconsistent person
+            rows["pid"].append(pid)
+            rows["a"].append(a)
+            rows["b b"].append(b)
+            rows["item"].append(rng.choice(["i1", "i2", "i3", "i4"]))
+    return pa.table(rows)
+
+
+def cases() -> list[dict[str, Any]]:
+    """(test name, table, model, params) for every built-in model and example."""
+    found = []
+    for cls in builtin_models():
+        for number, example in enumerate(cls.examples):
+            params = dict(example)
+            person = None
+            if cls.counts_persons:
+                table, person = VISITS, "pid"
+                if cls.needs_sensitive:
+                    params["column"] = "item"
+            else:
+                table = RECORDS
+                if cls.needs_sensitive:
+                    params["column"] = "num" if params.get("distance") == "ordered" else "s"
+            found.append(
+                {
+                    "name": f"{cls.name}_{number}",
+                    "table": table,
+                    "model": cls.name,
+                    "params": params,
+                    "person": person,
+                }
+            )
+    return found
+
+
+BAD_ARGUMENTS = [
+    ("bad_k_zero", "k_anonymity", {"qids": ["a"], "k": 0}, "k >= 1"),
+    ("bad_k_text", "k_anonymity", {"qids": ["a"], "k": "5"}, "must be an integer"),
+    ("bad_no_qids", "k_anonymity", {"k": 2}, "give qids"),
+    ("bad_t", "t_closeness", {"qids": ["a"], "column": "s", "t": 1.5}, "t <= 1"),
+    (
+        "bad_distance",
+        "t_closeness",
+        {"qids": ["a"], "column": "s", "t": 0.2, "distance": "x"},
+        "one of equal, ordered",
+    ),
+    ("bad_c", "recursive_cl_diversity", {"qids": ["a"], "column": "s", "l": 2, "c": 0}, "c > 0"),
+    ("bad_no_person", "person_consistency", {"qids": ["a"]}, "give person"),
+]
+
+
+def expected(engine: Engine, case: dict[str, Any]) -> tuple[int, str]:
+    model_entry = {case["model"]: case["params"]}
+    result = api.check(engine, case["table"], QIDS, [model_entry], person=case["person"])
+    [count] = result.violations.values()
+    from anonsql.privacy import models_from_entries
+
+    [model] = models_from_entries([model_entry])
+    sql = model.violations_sql(engine.sql, case["table"], QIDS, person=case["person"])
+    return count, sql
+
+
+def build_project(root: Path, profile: dict[str, Any]) -> Path:
+    project = root / "privacy_tests"
+    write_project(project, "privacy_tests")
+    write_profiles(project, "privacy_tests", {"t": profile}, "t")
+    tables: dict[str, list[dict[str, Any]]] = {"records": [], "visits": []}
+    for case in cases():
+        arguments: dict[str, Any] = {"qids": QIDS, **case["params"]}
+        if case["person"]:
+            arguments["person"] = case["person"]
+        tables[case["table"].name].append(
+            {f"anonsql_dbt.{case['model']}": {"name": case["name"], "arguments": arguments}}
+        )
+    for name, model, arguments, _ in BAD_ARGUMENTS:
+        tables["records"].append({f"anonsql_dbt.{model}": {"name": name, "arguments": arguments}})
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "fixtures",
+                "schema": "main",
+                "tables": [{"name": t, "data_tests": tests} for t, tests in tables.items()],
+            }
+        ],
+    }
+    (project / "models").mkdir()
+    (project / "models" / "sources.yml").write_text(yaml.safe_dump(sources, sort_keys=False))
+    return project
+
+
+def without_catalog(sql: str, dialect: str) -> str:
+    tree = sqlglot.parse_one(sql, read=dialect)
+    for table in tree.find_all(exp.Table):
+        table.set("catalog", None)
+    return tree.sql(dialect=dialect)
+
+
+def run_and_compare(engine: Engine, root: Path, profile: dict[str, Any]) -> None:
+    engine.load_arrow(RECORDS, records())
+    engine.load_arrow(VISITS, visits())
+    wanted = {c["name"]: expected(engine, c) for c in cases()}
+    assert any(n > 0 for n, _ in wanted.values()) and any(n == 0 for n, _ in wanted.values())
+    dialect = engine.dialect
+    engine.close()  # DuckDB: one process at a time on a database file
+    project = build_project(root, profile)
+    dbt(project, "deps")
+    run = dbt(project, "test", ok=False)
+    nodes = run.manifest()["nodes"]
+    by_name = {nodes[uid]["name"]: r for uid, r in run.results().items() if uid in nodes}
+    for name, (count, sql) in wanted.items():
+        result = by_name[name]
+        assert result["status"] in ("pass", "fail"), (name, result["message"])
+        assert result["failures"] == count, (name, result["failures"], count)
+        assert result["status"] == ("pass" if count == 0 else "fail"), name
+        # the dbt test's SQL, parsed as anonsql parses its templates, is anonsql's statement
+        compiled = sqlglot.parse_one(result["compiled_code"], read=TEMPLATE_DIALECT)
+        assert without_catalog(compiled.sql(dialect=dialect), dialect) == without_catalog(
+            sql, dialect
+        ), name
+    for name, _, _, message in BAD_ARGUMENTS:
+        result = by_name.get(name)
+        assert result is not None and result["status"] == "error", name
+        assert message in result["message"], (name, result["message"])
+
+
+def test_dbt_privacy_tests_match_anonsql_check_on_duckdb(tmp_path: Path) -> None:
+    require_dbt()
+    database = tmp_path / "fixtures.duckdb"
+    profile = {"type": "duckdb", "path": str(database), "threads": 1}
+    run_and_compare(DuckDBEngine(database), tmp_path, profile)
+
+
+def test_dbt_privacy_tests_match_anonsql_check_on_postgres(
+    tmp_path: Path, pg_database: str
+) -> None:
+    require_dbt()
+    run_and_compare(PostgresEngine(pg_database), tmp_path, pg_profile(pg_database, "main"))
