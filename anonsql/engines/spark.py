@@ -24,9 +24,10 @@ import pyarrow as pa
 from sqlglot import exp
 
 from anonsql.engines.base import Engine, redact
+from anonsql.engines.spark_dialect import DIALECT
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
-from anonsql.sql import TableName
+from anonsql.sql import SqlRenderer, TableName
 
 try:  # the driver is an optional extra; the registry imports this module only for engine: spark
     from pyspark.errors import PySparkException
@@ -92,11 +93,20 @@ def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkS
         ) from None
 
 
+class _SparkRenderer(SqlRenderer):
+    """Spark's templates: ``<name>.spark.sql`` overrides, SQL generated in anonsql's Spark
+    dialect (:mod:`anonsql.engines.spark_dialect`)."""
+
+    def template_names(self, name: str) -> list[str]:
+        return [f"{name}.spark.sql", f"{name}.sql"]
+
+
 class SparkEngine(Engine):
     """A Spark SQL session: local, on a cluster, or through Spark Connect."""
 
     name = "spark"
-    dialect = "spark"
+    #: sqlglot's Spark with anonsql's corrections (ordered ARRAY_AGG, row ids)
+    dialect = DIALECT
     transactional_ddl = False
     database_is_path = False
 
@@ -108,6 +118,7 @@ class SparkEngine(Engine):
         conf: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
+        self.sql = _SparkRenderer(self.dialect, self.sql.defaults)
         self.database = database
         self._owns_session = session is None
         self.spark = session if session is not None else open_session(database, conf)

@@ -122,12 +122,14 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
 
 @pytest.mark.parametrize("name", PRIVACY_MODELS.names())
 def test_sql_query_agrees_with_predicate(engine: Engine, name: str) -> None:
+    from engine_configs import CONFIGS  # not conftest: other folders have a conftest too
+
     cls = PRIVACY_MODELS.get(name)
     # fingerprints are sets of items; a missing item is not part of one (the pipeline refuses it)
     tables = person_tables(null_sa=not cls.reads_fingerprints)
 
     @settings(
-        max_examples=15,
+        max_examples=CONFIGS[engine.name].examples,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,
