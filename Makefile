@@ -35,9 +35,11 @@ test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q -n 2 --durations=30
 	$(MAKE) test-spark
 
-# the conformance suites once more with Spark (local[2], one JVM for the session)
+# the conformance suites once more with Spark: every test of tests/conformance and tests/engines
+# parametrized with spark, and the releases compared with DuckDB's (the Adult one is marked slow);
+# one local[2] Spark (one JVM) for the session
 test-spark: $(VENV)/.spark-installed
-	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q -m "not slow" \
+	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q --durations=15 \
 		-k "spark or every_engine" tests/conformance tests/engines
 
 bench: $(VENV)/.installed

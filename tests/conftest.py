@@ -72,6 +72,9 @@ def spark_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         {
             "spark.sql.warehouse.dir": str(warehouse),
             "spark.driver.extraJavaOptions": f"-Dderby.system.home={warehouse}",
+            # tiny tables: compiling each query's Java code costs more than interpreting it
+            "spark.sql.codegen.wholeStage": "false",
+            "spark.sql.shuffle.partitions": "2",
         },
     )
     try:

@@ -79,6 +79,10 @@ class Engine(ABC):
     #: Whether views can be marked security barriers, so that no user function runs below a
     #: view's filters and sees the rows they withhold (PostgreSQL's leaky-function attack).
     security_barrier_views: ClassVar[bool] = False
+    #: Whether a recursive CTE's step may join a correlated ``LATERAL`` subquery with ``ORDER BY
+    #: ... LIMIT`` (the hitting-set search of ``eir_l_diversity``); models that need a
+    #: capability list it in ``PrivacyModel.engine_capabilities`` and the engine refuses them.
+    recursive_lateral_joins: ClassVar[bool] = True
 
     #: Runs alive in this process (each holds its id from start to end).
     _live_runs: ClassVar[set[str]] = set()

@@ -109,6 +109,9 @@ class SparkEngine(Engine):
     dialect = DIALECT
     transactional_ddl = False
     database_is_path = False
+    #: A correlated LATERAL ... ORDER BY ... LIMIT in a recursive CTE's step fails to plan
+    #: (Spark rewrites the LIMIT as a row number without the order): eir_l_diversity is refused.
+    recursive_lateral_joins = False
 
     def __init__(
         self,

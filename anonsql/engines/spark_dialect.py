@@ -1,4 +1,4 @@
-"""The SQL dialect ``engine: spark`` generates: sqlglot's Spark, with two constructs that sqlglot
+"""The SQL dialect ``engine: spark`` generates: sqlglot's Spark, with the constructs that sqlglot
 transpiles to Spark SQL that fails or means something else.
 
 * ``ARRAY_AGG(x ORDER BY k)``: sqlglot writes ``COLLECT_LIST(x)``, dropping the order (Spark's
@@ -8,11 +8,18 @@ transpiles to Spark SQL that fails or means something else.
 * ``ROW_NUMBER() OVER ()`` (a row id, no order): Spark refuses a row number without an order.
   Here it becomes ``MONOTONICALLY_INCREASING_ID()``: unique, computed where the rows are, with
   no single-partition sort (ids are not consecutive; templates use them only to tell rows apart).
+* ``a && b`` (arrays overlap): sqlglot keeps ``&&``, which is Spark's logical AND. Here it is
+  ``ARRAYS_OVERLAP(a, b)``.
+* ``WITH x AS MATERIALIZED (...)``: not Spark syntax; the hint is dropped (Spark reuses a
+  non-deterministic CTE's result by itself and plans the others).
 
 Imported without pyspark (it is only sqlglot), so the transpiling is testable anywhere.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
 
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
@@ -24,9 +31,14 @@ DIALECT = "anonsqlspark"
 
 
 class AnonsqlSpark(Spark):
-    """sqlglot's Spark dialect with anonsql's two corrections (module docstring)."""
+    """sqlglot's Spark dialect with anonsql's corrections (module docstring)."""
 
     class Generator(SparkGenerator):
+        TRANSFORMS: ClassVar[dict[type[exp.Expr], Callable[..., str]]] = {
+            **SparkGenerator.TRANSFORMS,
+            exp.ArrayOverlaps: lambda self, e: self.func("ARRAYS_OVERLAP", e.this, e.expression),
+        }
+
         def arrayagg_sql(self, expression: exp.ArrayAgg) -> str:
             order = expression.this
             if not isinstance(order, exp.Order):
@@ -49,6 +61,12 @@ class AnonsqlSpark(Spark):
             fields.append(exp.alias_(value.copy(), "v", quoted=True))
             items = self.func("COLLECT_LIST", self.func("STRUCT", *fields))
             return f"TRANSFORM(ARRAY_SORT({items}), e -> e.`v`)"
+
+        def cte_sql(self, expression: exp.CTE) -> str:
+            if expression.args.get("materialized") is not None:
+                expression = expression.copy()
+                expression.set("materialized", None)
+            return str(super().cte_sql(expression))
 
         def window_sql(self, expression: exp.Window) -> str:
             if (

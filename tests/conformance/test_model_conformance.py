@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from anonsql.engines import Engine
@@ -130,6 +130,7 @@ def test_sql_query_agrees_with_predicate(engine: Engine, name: str) -> None:
 
     @settings(
         max_examples=CONFIGS[engine.name].examples,
+        phases=[p for p in Phase if CONFIGS[engine.name].shrink or p is not Phase.shrink],
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,

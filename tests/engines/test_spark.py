@@ -150,3 +150,13 @@ def test_dialect_corrections_run_on_spark(spark: Engine) -> None:
         (1, ["a", "b", "c"], ["c", "b", "a"], 3),
         (2, ["z"], ["z"], 1),
     ]
+
+
+def test_a_model_needing_a_missing_capability_is_refused(spark: Engine) -> None:
+    """eir_l_diversity's search cannot run on Spark: refused up front, naming engine and fix."""
+    from anonsql.privacy import PRIVACY_MODELS
+
+    model = PRIVACY_MODELS.get("eir_l_diversity").from_spec({"l": 2, "column": "s"}, key="p")
+    with pytest.raises(SpecError, match="spark engine lacks") as err:
+        model.prepared(spark, TableName("people", "main"), ["age"])
+    assert "recursive_lateral_joins" in str(err.value)

@@ -42,3 +42,12 @@ def test_row_id_without_an_order() -> None:
     assert "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b" in spark_sql(
         "SELECT ROW_NUMBER() OVER (PARTITION BY a ORDER BY b) FROM t"
     )
+
+
+def test_array_overlap_and_materialized_ctes() -> None:
+    assert spark_sql("SELECT * FROM t WHERE NOT (a && b)") == (
+        "SELECT * FROM t WHERE NOT (ARRAYS_OVERLAP(a, b))"
+    )
+    assert spark_sql("WITH c AS MATERIALIZED (SELECT 1 AS x) SELECT x FROM c") == (
+        "WITH c AS (SELECT 1 AS x) SELECT x FROM c"
+    )

@@ -34,6 +34,8 @@ class EngineConfig:
     #: Random tables per property test (hypothesis examples): fewer where every statement is a
     #: distributed job (Spark), the same first ones (derandomized).
     examples: int = 15
+    #: Whether hypothesis shrinks a failing example (dozens more runs: not where each is slow).
+    shrink: bool = True
 
     def gap(self, test_name: str) -> str | None:
         base = test_name.split("[")[0]
@@ -61,14 +63,25 @@ def _spark(request: pytest.FixtureRequest) -> Engine:
     return engine
 
 
+_NO_RECURSIVE_LATERAL = (
+    "Spark cannot plan eir_l_diversity's hitting-set search (a recursive CTE whose step joins a "
+    "correlated LATERAL ... ORDER BY ... LIMIT 1): the engine declares "
+    "recursive_lateral_joins = False and the model is refused with a SpecError"
+)
+
 CONFIGS: dict[str, EngineConfig] = {
     "duckdb": EngineConfig("duckdb", _duckdb),
     "postgres": EngineConfig("postgres", _postgres),
     "spark": EngineConfig(
         "spark",
         _spark,
+        known_gaps={
+            "*[[]spark-eir_l_diversity[]]": _NO_RECURSIVE_LATERAL,
+            "*[[]spark-*-eir_l_diversity[]]": _NO_RECURSIVE_LATERAL,
+        },
         opt_in=True,
         examples=4,
+        shrink=False,
     ),
 }
 
