@@ -238,11 +238,14 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
     from anonsql.sql import SqlRenderer
     from anonsql.sql.quoting import TEMPLATE_DIALECT
 
+    from engine_configs import CONFIGS
+
     cls = PRIVACY_MODELS.get(name)
     tables = person_tables(null_sa=not cls.reads_fingerprints)
 
     @settings(
-        max_examples=10,
+        max_examples=min(10, CONFIGS[engine.name].examples),
+        phases=[p for p in Phase if CONFIGS[engine.name].shrink or p is not Phase.shrink],
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,
