@@ -16,6 +16,7 @@ import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
@@ -97,6 +98,43 @@ def _jvm_peak_mib(engine: Engine) -> float | None:
     return round(peak / 1024, 1) if peak else None
 
 
+def bench_spec(
+    db: str,
+    *,
+    source: str,
+    synthetic: bool,
+    k: int,
+    algorithm: str = "mondrian",
+    options: dict[str, object] | None = None,
+    suppression: float = 0.0,
+    max_partitions_per_round: int | None = None,
+    objective: str = "ncp",
+    l_diversity: int = 0,
+) -> dict[str, Any]:
+    """The benchmark spec: Adult's 8 QIDs with the shipped hierarchies (the demo's spec), on
+    the real Adult or a synthetic table (which has the QIDs, hours_per_week and class)."""
+    spec = adult_spec(db, k=k)
+    spec["source"] = source
+    if synthetic:
+        kept = {*ADULT_QIDS, "hours_per_week", "class"}
+        spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
+        spec["columns"]["person_id"] = {"role": "identifier"}
+    mondrian_options: dict[str, object] = dict(options or {})
+    if max_partitions_per_round:
+        mondrian_options["max_partitions_per_round"] = max_partitions_per_round
+    if algorithm == "mondrian":
+        spec["algorithm"] = {"mondrian": mondrian_options} if mondrian_options else "mondrian"
+    elif algorithm == "full_domain":
+        spec["algorithm"] = {"full_domain": {"objective": objective}}
+    else:
+        spec["algorithm"] = algorithm
+    spec["suppression_limit"] = suppression
+    if l_diversity:
+        spec["columns"]["occupation"] = {"role": "sensitive"}
+        spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": l_diversity}}]
+    return spec
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=0, help="synthetic rows; 0 = the real Adult")
@@ -105,6 +143,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--split", default="loss", choices=["loss", "widest"])
+    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres", "spark"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
@@ -112,7 +151,6 @@ def main() -> None:
         default="mondrian",
         choices=["mondrian", "hilbert", "idistance", "full_domain"],
     )
-    parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
     parser.add_argument(
         "--objective", default="ncp", help="full_domain: the objective it minimizes"
     )
@@ -134,29 +172,19 @@ def main() -> None:
         else:
             load_adult(engine)
             source = "main.adult"
-        spec = adult_spec(db, k=args.k)
+        spec = bench_spec(
+            db,
+            source=source,
+            synthetic=bool(args.rows),
+            k=args.k,
+            algorithm=args.algorithm,
+            options={"categorical_split": args.categorical_split, "split": args.split},
+            suppression=args.suppression,
+            max_partitions_per_round=args.max_partitions_per_round,
+            objective=args.objective,
+            l_diversity=args.l,
+        )
         spec["engine"] = args.engine
-        spec["source"] = source
-        if args.rows:
-            # the synthetic table has the QIDs, hours_per_week and class of Adult
-            kept = {*ADULT_QIDS, "hours_per_week", "class"}
-            spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
-            spec["columns"]["person_id"] = {"role": "identifier"}
-        options: dict[str, object] = {
-            "categorical_split": args.categorical_split,
-            "split": args.split,
-        }
-        spec["suppression_limit"] = args.suppression
-        if args.max_partitions_per_round:
-            options["max_partitions_per_round"] = args.max_partitions_per_round
-        mondrian = args.algorithm == "mondrian"
-        spec["algorithm"] = {"mondrian": options} if mondrian else args.algorithm
-        if args.algorithm == "full_domain":
-            spec["algorithm"] = {"full_domain": {"objective": args.objective}}
-        spec["suppression_limit"] = args.suppression
-        if args.l:
-            spec["columns"]["occupation"] = {"role": "sensitive"}
-            spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": args.l}}]
         if args.trace_heap:
             tracemalloc.start()
         start = time.perf_counter()

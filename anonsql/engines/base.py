@@ -217,6 +217,16 @@ class Engine(ABC):
     def drop(self, relation: TableName, *, view: bool = False) -> None:
         self.run("drop_relation", relation=relation, kind="VIEW" if view else "TABLE")
 
+    def scratch(self, target: TableName, data: pa.Table) -> TableName:
+        """A small table the next statements of a run read (a round's decisions), replacing the
+        previous one of that name; returns the name to read it by. By default it is (re)created
+        as ``target``; an engine that can scan Arrow data in place returns another name and
+        writes nothing (DuckDB: no catalog change and no commit per round). Nothing published
+        may refer to it: it lives until the run ends."""
+        self.drop(target)
+        self.load_arrow(target, data)
+        return target
+
     def create_schema(self, schema: str) -> None:
         self.run("create_schema", schema=schema)
 

@@ -45,6 +45,8 @@ class DuckDBEngine(Engine):
                     "any other process that holds the file open (DuckDB lets one process write)"
                 ) from None
         self.con = connection
+        #: Arrow tables registered by :meth:`scratch`, per working schema (so per run).
+        self._scratch: dict[str, set[str]] = {}
         if threads is not None:
             self.run("duckdb/set_threads", threads=int(threads))
 
@@ -94,6 +96,26 @@ class DuckDBEngine(Engine):
             # after an interrupt DuckDB may refuse this too; the first error is the one to tell
             with contextlib.suppress(duckdb.Error):
                 self.con.unregister(view_name)
+
+    def scratch(self, target: TableName, data: pa.Table) -> TableName:
+        # registered on the connection, scanned in place: replacing it is a dictionary update,
+        # where a table costs a CREATE and a DROP, each a commit to the database file
+        schema = target.schema or ""
+        view_name = f"__anonsql_scratch_{schema}_{target.name}"
+        try:
+            self.con.register(view_name, data)
+        except (duckdb.Error, RuntimeError) as err:
+            raise self._wrap(err) from err
+        self._scratch.setdefault(schema, set()).add(view_name)
+        return TableName(view_name)
+
+    def release_run(self, run_id: str) -> None:
+        # a run's working schema is named after its id
+        for schema in [s for s in self._scratch if s.endswith(run_id)]:
+            for view_name in self._scratch.pop(schema):
+                with contextlib.suppress(duckdb.Error):
+                    self.con.unregister(view_name)
+        super().release_run(run_id)
 
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         rows = self.query(

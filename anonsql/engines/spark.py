@@ -93,14 +93,6 @@ def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkS
         ) from None
 
 
-class _SparkRenderer(SqlRenderer):
-    """Spark's templates: ``<name>.spark.sql`` overrides, SQL generated in anonsql's Spark
-    dialect (:mod:`anonsql.engines.spark_dialect`)."""
-
-    def template_names(self, name: str) -> list[str]:
-        return [f"{name}.spark.sql", f"{name}.sql"]
-
-
 class SparkEngine(Engine):
     """A Spark SQL session: local, on a cluster, or through Spark Connect."""
 
@@ -121,7 +113,8 @@ class SparkEngine(Engine):
         conf: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
-        self.sql = _SparkRenderer(self.dialect, self.sql.defaults)
+        # SQL in anonsql's Spark dialect; template overrides are <name>.spark.sql
+        self.sql = SqlRenderer(self.dialect, self.sql.defaults, overrides="spark")
         self.database = database
         self._owns_session = session is None
         self.spark = session if session is not None else open_session(database, conf)

@@ -52,6 +52,10 @@ class MetricContext:
     functional_dependencies: tuple[FunctionalDependency, ...] = ()
     source: TableName | None = None
     risk: Mapping[str, Any] = field(default_factory=dict)
+    #: The equivalence classes of ``relation`` (its QID columns and ``class_size``), built from
+    #: it by the measure step; class-based metrics read it instead of re-grouping
+    #: ``relation``. None (a release read back, a bare relation): they group ``relation``.
+    classes: TableName | None = None
 
 
 @dataclass(frozen=True)

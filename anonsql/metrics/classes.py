@@ -17,7 +17,10 @@ class ClassMetrics(Metric):
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         classes, published, squares = ctx.engine.query(
-            "metrics/classes", relation=ctx.relation, qids=[q.column for q in ctx.qids]
+            "metrics/classes",
+            relation=ctx.relation,
+            qids=[q.column for q in ctx.qids],
+            classes=ctx.classes,
         )[0]
         classes, published, squares = int(classes), int(published or 0), int(squares or 0)
         suppressed = ctx.source_rows - published

@@ -1,6 +1,7 @@
-"""The measure step: equivalence-class statistics (``__classes``) and every registered metric
-(``__metrics``) computed by SQL on the release; and the one builder of a
-:class:`~anonsql.metrics.base.MetricContext`, for a release being published or one read back."""
+"""The measure step: every registered metric (``__metrics``) computed by SQL on the release
+(class-based ones from its ``__classes``, built by the publish step from the same relation);
+and the one builder of a :class:`~anonsql.metrics.base.MetricContext`, for a release being
+published or one read back."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all
 from anonsql.metrics.risk import risk_settings, settings_of, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
-from anonsql.publish import Release
+from anonsql.publish import Release, exposure_columns
 from anonsql.release import OutputNames, PublishedRelease
 from anonsql.spec import Role
 
@@ -72,8 +73,10 @@ def metric_context(
     individuals: int,
     functional_dependencies: tuple[FunctionalDependency, ...] = (),
     risk: Mapping[str, Any] | None = None,
+    classes: bool = False,
 ) -> MetricContext:
-    """What the metrics need to measure the release published as ``names``."""
+    """What the metrics need to measure the release published as ``names`` (``classes``: its
+    ``__classes`` table was just built from the measured relation, metrics may read it)."""
     return MetricContext(
         engine=engine,
         relation=LAYOUTS.get(layout).measured(names),
@@ -85,6 +88,7 @@ def metric_context(
         functional_dependencies=functional_dependencies,
         source=names.source if functional_dependencies else None,
         risk=dict(risk or {}),
+        classes=names.classes if classes else None,
     )
 
 
@@ -106,16 +110,10 @@ def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
 
 
 def measure(release: Release) -> Measurement:
-    """Write ``__classes`` and ``__metrics`` beside the release; return the metrics."""
+    """Write ``__metrics`` beside the release (class-based metrics read the ``__classes`` the
+    publish step built); return the metrics."""
     e, built, layout = release.engine, release.built, release.layout
     dims = release.staged.workspace.dimensions
-    e.run(
-        "publish/classes",
-        target=built.classes,
-        relation=layout.measured(built),
-        qids=[d.column for d in dims],
-        sensitive=layout.class_sensitive(),
-    )
     qids = [
         QidInfo(
             d.column,
@@ -137,6 +135,7 @@ def measure(release: Release) -> Measurement:
         layout.individuals(),
         ws.functional_dependencies,
         risk=settings,
+        classes=True,
     )
     metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
     e.load_arrow(built.metrics, metrics_table(metrics))
@@ -151,10 +150,11 @@ def measure(release: Release) -> Measurement:
 
 
 def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
-    """Per column published unchanged, what it adds to the release (one query each)."""
+    """Per column published unchanged, what it adds to the release (one query each, over the
+    release grouped by its quasi-identifiers and the column: from ``release.refined`` when the
+    publish step grouped it already)."""
     resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
-    fingerprint = ws.person.sensitive if ws.person is not None else None
-    columns = [c for c in resolved.passthrough if c != fingerprint]
+    columns = exposure_columns(release.staged)
     models = ws.models
     k = largest_k(models) or max([m.min_rows() for m in models] + [1])
     qids = [{"column": d.column, "numeric": d.is_numeric, "index": d.index} for d in ws.dimensions]
@@ -165,6 +165,7 @@ def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
             "linked/exposure",
             source=built.source,
             release=built.main,
+            refined=release.refined,
             nodes=built.hierarchy_nodes,
             column=column,
             qids=qids,

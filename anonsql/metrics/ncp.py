@@ -24,6 +24,7 @@ class NCP(Metric):
             relation=ctx.relation,
             qids=list(enumerate(ctx.qids)),
             nodes=ctx.hierarchy_nodes,
+            classes=ctx.classes,
         )[0]
         published = int(row[0])
         suppressed = ctx.source_rows - published

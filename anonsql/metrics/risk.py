@@ -28,7 +28,7 @@ from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.risk.report import population_total
 from anonsql.spec import Spec
 from anonsql.spec.relations import parse_relation
-from anonsql.sql import Relation
+from anonsql.sql import Relation, TableName
 
 REFERENCE = (
     "K. El Emam, F. Dankar, Protecting privacy using k-anonymity, JAMIA 15(5), 2008; "
@@ -47,7 +47,12 @@ class ReidentificationRisk(Metric):
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         report = relation_risk(
-            ctx.engine, ctx.relation, [q.column for q in ctx.qids], ctx.risk, population=None
+            ctx.engine,
+            ctx.relation,
+            [q.column for q in ctx.qids],
+            ctx.risk,
+            population=None,
+            classes=ctx.classes,
         )
         return [MetricValue(PREFIX + name, None, value) for name, value in figures(report)]
 
@@ -112,8 +117,10 @@ def relation_risk(
     settings: Mapping[str, Any],
     *,
     population: PopulationTable | None,
+    classes: TableName | None = None,
 ) -> RiskReport:
-    """The risk of ``relation`` under ``settings`` (a population table only when given)."""
+    """The risk of ``relation`` under ``settings`` (a population table only when given;
+    ``classes``: the relation's class table, see :func:`anonsql.risk.measure_risk`)."""
     threshold = float(settings.get("threshold", DEFAULT_THRESHOLD))
     try:
         return measure_risk(
@@ -123,6 +130,7 @@ def relation_risk(
             population=population_model(settings),
             population_table=population,
             threshold=threshold,
+            classes=classes,
         )
     except SpecError as err:
         if err.key.startswith("risk"):

@@ -1,6 +1,14 @@
 """The publish step and the swap strategies that make a verified release the published one."""
 
-from anonsql.publish.publish import Release, publish
+from anonsql.publish.publish import Release, exposure_columns, publish
 from anonsql.publish.swap import Swap, TransactionalSwap, VersionedSwap, swap_for
 
-__all__ = ["Release", "Swap", "TransactionalSwap", "VersionedSwap", "publish", "swap_for"]
+__all__ = [
+    "Release",
+    "Swap",
+    "TransactionalSwap",
+    "VersionedSwap",
+    "exposure_columns",
+    "publish",
+    "swap_for",
+]

@@ -1,5 +1,7 @@
 """The publish step: the staged release copied and created under the names the swap gives
-(the final names inside a transaction, or versioned names), not yet verified."""
+(the final names inside a transaction, or versioned names), not yet verified; and its class
+table (``__classes``), grouped once from the relation analysts read, which verify and measure
+sum instead of grouping that relation again."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from dataclasses import dataclass
 from anonsql.engines import Engine
 from anonsql.layouts import Layout
 from anonsql.release.names import OutputNames
+from anonsql.sql import TableName
 from anonsql.stage import Staged
 
 
@@ -17,6 +20,8 @@ class Release:
 
     ``names`` are the names analysts will query; ``built`` the names it was created under
     (the same inside a transaction; versioned where the engine has no transactional DDL).
+    ``built.classes`` holds the equivalence classes of the measured relation
+    (``layout.measured(built)``: QID columns, ``class_size``, distinct sensitive values).
     """
 
     staged: Staged
@@ -24,6 +29,10 @@ class Release:
     built: OutputNames
     #: ``VIEW`` or ``TABLE``.
     kind: str
+    #: A working table of the main relation's rows grouped by its quasi-identifiers and the
+    #: :func:`exposure_columns` (``n`` rows each), when the publish step grouped it once for both
+    #: the class table and the linked-column exposure; None when it did not.
+    refined: TableName | None = None
 
     @property
     def engine(self) -> Engine:
@@ -35,7 +44,8 @@ class Release:
 
 
 def publish(staged: Staged, built: OutputNames) -> Release:
-    """Copy the staged companions and create the released relations as ``built``."""
+    """Copy the staged companions, create the released relations as ``built`` and group the
+    measured one into its class table."""
     ws, layout = staged.workspace, staged.layout
     e = ws.engine
     for companion in layout.copied:
@@ -43,5 +53,30 @@ def publish(staged: Staged, built: OutputNames) -> Release:
         e.analyze(built.companion(companion))
     kind = "VIEW" if staged.resolved.spec.output.materialize == "view" else "TABLE"
     layout.create(built, kind)
+    qids = [d.column for d in ws.dimensions]
+    sensitive = layout.class_sensitive()
+    columns = exposure_columns(staged)
+    refined = None
+    if columns and layout.measured(built) == built.main:
+        # one pass over what analysts read serves the classes and every column's exposure
+        refined = ws.work("refined")
+        grouped = [*qids, *(c for c in dict.fromkeys([*columns, *sensitive]) if c not in qids)]
+        e.run("publish/refined", target=refined, relation=built.main, columns=grouped)
+    e.run(
+        "publish/classes",
+        target=built.classes,
+        relation=refined or layout.measured(built),
+        qids=qids,
+        sensitive=sensitive,
+        refined=refined is not None,
+    )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
-    return Release(staged=staged, names=names, built=built, kind=kind)
+    return Release(staged=staged, names=names, built=built, kind=kind, refined=refined)
+
+
+def exposure_columns(staged: Staged) -> list[str]:
+    """The columns published unchanged whose exposure the measure step reports (all of them
+    but a 1:M release's fingerprint column)."""
+    ws = staged.workspace
+    fingerprint = ws.person.sensitive if ws.person is not None else None
+    return [c for c in staged.resolved.passthrough if c != fingerprint]

@@ -191,9 +191,15 @@ def _check_qids(qids: Sequence[str]) -> list[str]:
     return names
 
 
-def class_sizes(engine: Engine, relation: Relation, qids: Sequence[str]) -> ClassSizes:
-    """The class-size distribution of ``relation`` over ``qids`` (one aggregate statement)."""
-    rows = engine.query("risk/class_sizes", relation=relation, qids=_check_qids(qids))
+def class_sizes(
+    engine: Engine, relation: Relation, qids: Sequence[str], *, classes: TableName | None = None
+) -> ClassSizes:
+    """The class-size distribution of ``relation`` over ``qids`` (one aggregate statement);
+    read from ``classes``, a class table built from ``relation`` (QID columns and
+    ``class_size``), when one is given."""
+    rows = engine.query(
+        "risk/class_sizes", relation=relation, qids=_check_qids(qids), classes=classes
+    )
     if not rows:
         return ClassSizes(np.zeros(0, np.int64), np.zeros(0, np.int64))
     sizes, counts = zip(*rows, strict=True)

@@ -42,7 +42,7 @@ from anonsql.risk.population import (
     SolverConfig,
     population_uniqueness,
 )
-from anonsql.sql import Relation
+from anonsql.sql import Relation, TableName
 
 
 @dataclass(frozen=True)
@@ -183,15 +183,18 @@ def measure_risk(
     threshold: float = DEFAULT_THRESHOLD,
     solver: SolverConfig | None = None,
     snb_form: SnbForm = "arx",
+    classes: TableName | None = None,
 ) -> RiskReport:
     """Measure the re-identification risk of any table or view given its quasi-identifiers.
 
     One statement for the class sizes, one more with a population table (matched classes, and
     its size when ``population`` is not given), one more with a weight column. The population
     size is, in order: ``population``; the persons of ``population_table``; the sum of the
-    weights; ARX's default (USA).
+    weights; ARX's default (USA). ``classes``, a class table of ``relation`` (its QID columns and
+    ``class_size``, e.g. a release's ``__classes``), gives the class sizes without grouping
+    ``relation`` again.
     """
-    sizes = class_sizes(engine, relation, qids)
+    sizes = class_sizes(engine, relation, qids, classes=classes)
     pairs = weighted = None
     model = population
     if population_table is not None:

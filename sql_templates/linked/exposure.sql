@@ -1,7 +1,10 @@
 {# What one published column P adds to a release: the rows in classes (published
    quasi-identifiers + P) smaller than k, and per quasi-identifier the rows published
    generalized whose value of P gives the original value away: at least `confidence` of the
-   source rows holding that value of P share one value of the quasi-identifier. #}
+   source rows holding that value of P share one value of the quasi-identifier.
+   The release is grouped by (quasi-identifiers, P), or `refined` (the release grouped by its
+   quasi-identifiers and several such columns, `n` rows each) is summed to that grouping; every
+   figure is a sum over those groups, weighted by their rows. #}
 WITH
 {% for q in qids %}
 {{ ('given' ~ q.index) | ident }} AS (
@@ -15,16 +18,21 @@ WITH
 ),
 {% endfor %}
 refined AS (
-  SELECT COUNT(*) AS n
+{% if refined %}
+  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, CAST(SUM(r.n) AS BIGINT) AS n
+  FROM {{ refined | qname }} AS r
+{% else %}
+  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, COUNT(*) AS n
   FROM {{ release | qname }} AS r
+{% endif %}
   GROUP BY {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}
 )
 SELECT
-  (SELECT COALESCE(SUM(n), 0) FROM refined WHERE n < {{ k | lit }}) AS small_rows
+  COALESCE(SUM(CASE WHEN r.n < {{ k | lit }} THEN r.n ELSE 0 END), 0) AS small_rows
 {% for q in qids %}
-  , SUM(CASE WHEN {{ ('g' ~ q.index) | ident }}.share >= {{ confidence | lit }} AND {% if q.numeric %}CAST(r.{{ q.column | ident }} AS VARCHAR) LIKE '[%'{% else %}{{ ('h' ~ q.index) | ident }}.leaf_count > 1{% endif %} THEN 1 ELSE 0 END) AS {{ ('revealed' ~ q.index) | ident }}
+  , SUM(CASE WHEN {{ ('g' ~ q.index) | ident }}.share >= {{ confidence | lit }} AND {% if q.numeric %}CAST(r.{{ q.column | ident }} AS VARCHAR) LIKE '[%'{% else %}{{ ('h' ~ q.index) | ident }}.leaf_count > 1{% endif %} THEN r.n ELSE 0 END) AS {{ ('revealed' ~ q.index) | ident }}
 {% endfor %}
-FROM {{ release | qname }} AS r
+FROM refined AS r
 {% for q in qids %}
 JOIN {{ ('given' ~ q.index) | ident }} AS {{ ('g' ~ q.index) | ident }}
   ON {{ ('g' ~ q.index) | ident }}.p IS NOT DISTINCT FROM r.{{ column | ident }}

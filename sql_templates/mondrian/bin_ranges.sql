@@ -1,4 +1,4 @@
-{% from "mondrian/_bins.sql" import numeric_bin %}
+{% from "mondrian/_bins.sql" import numeric_bin, row_count %}
 {# Per partition, candidate dimension and bin: the row count and every dimension's min and max
    (leaf ranks for categorical ones), so the information loss of any union of bins is known
    before a split is chosen (loss-aware splits, suppression that must pay). #}
@@ -10,7 +10,7 @@ SELECT
   w.pid AS pid,
   {{ d.index | lit }} AS dim,
   {% if d.is_numeric %}{{ numeric_bin(d) }}{% else %}a.node_id{% endif %} AS bin,
-  COUNT(*) AS n
+  {{ row_count(weight) }} AS n
 {% for e in dims %}
   , MIN(w.{{ e.code | ident }}) AS {{ ('lo' ~ e.index) | ident }}
   , MAX(w.{{ e.code | ident }}) AS {{ ('hi' ~ e.index) | ident }}

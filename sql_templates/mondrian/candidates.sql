@@ -1,4 +1,4 @@
-{% from "mondrian/_bins.sql" import numeric_bin %}
+{% from "mondrian/_bins.sql" import numeric_bin, row_count %}
 {% for d in dims %}
 {% if not loop.first %}
 UNION ALL
@@ -8,7 +8,7 @@ SELECT
   {{ d.index | lit }} AS dim,
   {% if d.is_numeric %}{{ numeric_bin(d) }}{% else %}a.node_id{% endif %} AS bin,
   {% if sa %}w.{{ sa | ident }} AS sa,{% endif %}
-  COUNT(*) AS n
+  {{ row_count(weight) }} AS n
 {% if records is defined and records %}
   , CAST(SUM(w.records) AS BIGINT) AS records
   , MAX(w.records) AS max_records

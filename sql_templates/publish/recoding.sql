@@ -1,6 +1,7 @@
 {# Distinct quasi-identifier vectors of the source -> their published values. Mondrian's
    partition is a function of the vector, so the published relation can be a view that joins
-   the source to this map. #}
+   the source to this map. The coded vectors are made distinct first (narrow integer keys),
+   then joined to their published values. #}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT DISTINCT
 {% for d in dims %}
@@ -13,7 +14,10 @@ SELECT DISTINCT
 {% endfor %}
   g.suppressed AS suppressed,
   r.pid AS pid
-FROM {{ rows | qname }} AS r
+FROM (
+  SELECT DISTINCT {% for d in dims %}{{ d.code | ident }}, {% endfor %}pid
+  FROM {{ rows | qname }}
+) AS r
 JOIN {{ generalized | qname }} AS g ON g.pid = r.pid
 {% for d in dims if not d.is_numeric %}
 JOIN {{ leaves[d.index] | qname }} AS {{ ('l' ~ d.index) | ident }}

@@ -234,11 +234,11 @@ def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) 
 def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: str) -> None:
     """The live views' guard, built from the model's own violation query and its declared
     ``guard`` key, withholds what violates and leaves a relation on which the model holds."""
+    from engine_configs import CONFIGS
+
     from anonsql.layouts.base import guard_stages
     from anonsql.sql import SqlRenderer
     from anonsql.sql.quoting import TEMPLATE_DIALECT
-
-    from engine_configs import CONFIGS
 
     cls = PRIVACY_MODELS.get(name)
     tables = person_tables(null_sa=not cls.reads_fingerprints)

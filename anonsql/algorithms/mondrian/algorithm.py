@@ -108,6 +108,10 @@ class Mondrian(Algorithm):
         return _MondrianRun(workspace, self.options, progress).run()
 
 
+#: The weight column of Mondrian's compressed working table (``mondrian/compress.sql``).
+_WEIGHT = "rows_n"
+
+
 class _MondrianRun:
     """One run. ``individuals``: the working table holds individuals owning several records and
     the models read every record's sensitive value (:mod:`.individuals`)."""
@@ -153,11 +157,15 @@ class _MondrianRun:
         self.suppressed_parts = 0
         self.partitions = 0
         self.payload = ws.payload
+        #: The table the rounds rewrite (the rows, or their weighted distinct vectors) and the
+        #: column holding each of its rows' weight (None: every row is one row).
+        self.weight: str | None = None
         self.t = {
             name: ws.work(name)
             for name in (
                 "rows",
                 "rows_next",
+                "vectors",
                 "done",
                 "parts",
                 "parts_chunk",
@@ -166,21 +174,39 @@ class _MondrianRun:
                 "decisions",
             )
         }
+        self.work = self.t["rows"]
 
     # -- round loop ---------------------------------------------------------------------------
     def run(self) -> Partitioning:
         e, t = self.engine, self.t
-        e.run("mondrian/create_done", done=t["done"], work=t["rows"])
+        start_statements = e.stats.statements
+        # Rounds run on the distinct (vector, sensitive codes) rows, weighted by their row
+        # counts: bins never separate equal vectors, so this is the same partitioning, and a
+        # round reads the distinct vectors instead of every row. 1:M runs keep one row per
+        # record (their models count persons, carried along each row).
+        compress = self.individuals is None and not self.ws.carried
+        if compress:
+            e.run(
+                "mondrian/compress",
+                target=t["vectors"],
+                rows=t["rows"],
+                payload=self.payload,
+                weight=_WEIGHT,
+            )
+            self.work, self.weight = t["vectors"], _WEIGHT
+            self.payload = [*self.payload, _WEIGHT]
+        e.run("mondrian/create_done", done=t["done"], work=self.work)
         per_round: list[int] = []
         rounds = 0
-        start_statements = e.stats.statements
         while True:
             before = e.stats.statements
-            lo = e.query("mondrian/first_pending", work=t["rows"])[0][0]
+            lo = e.query("mondrian/first_pending", work=self.work)[0][0]
             if lo is None:
                 break
             window = (int(lo), int(lo) + self.window)
-            stats = e.query_arrow("mondrian/stats", work=t["rows"], dims=self.dims, window=window)
+            stats = e.query_arrow(
+                "mondrian/stats", work=self.work, dims=self.dims, window=window, weight=self.weight
+            )
             self._round(stats, window, first=rounds == 0)
             per_round.append(e.stats.statements - before)
             rounds += 1
@@ -188,9 +214,22 @@ class _MondrianRun:
                 f"round {rounds}: {stats.num_rows} active partitions, "
                 f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
             )
-        # the finished table now holds every row; make it the rows table
-        e.drop(t["rows"])
-        e.run("rename_table", source=t["done"], target_name=t["rows"].name)
+        # the finished table now holds every row (or vector); make it the rows table
+        if compress:
+            e.run(
+                "mondrian/expand",
+                target=t["rows_next"],
+                rows=t["rows"],
+                vectors=t["done"],
+                payload=self.ws.payload,
+            )
+            e.drop(t["done"])
+            e.drop(t["vectors"])
+            e.drop(t["rows"])
+            e.run("rename_table", source=t["rows_next"], target_name=t["rows"].name)
+        else:
+            e.drop(t["rows"])
+            e.run("rename_table", source=t["done"], target_name=t["rows"].name)
         return Partitioning(
             partitions=self.partitions,
             suppressed_rows=self.suppressed_rows,
@@ -281,7 +320,8 @@ class _MondrianRun:
             columns[f"p{d.index}"] = params[d.index].filter(mask)
         self._replace("pstate", columns)
         common = {
-            "work": t["rows"],
+            "work": self.work,
+            "weight": self.weight,
             "pstate": t["pstate"],
             "ancestors": self.ws.work("ancestors"),
             "dims": self.dims,
@@ -324,9 +364,8 @@ class _MondrianRun:
         return chosen
 
     def _replace(self, name: str, columns: dict[str, Any]) -> None:
-        """(Re)load a small decision table of this run."""
-        self.engine.drop(self.t[name])
-        self.engine.load_arrow(self.t[name], pa.table(columns))
+        """(Re)load a small decision table of this run; later statements read it by ``t[name]``."""
+        self.t[name] = self.engine.scratch(self.ws.work(name), pa.table(columns))
 
     # -- writing back -------------------------------------------------------------------------
     def _write_final(self, stats: pa.Table, final: BoolArray, suppressed: BoolArray) -> None:
@@ -354,7 +393,7 @@ class _MondrianRun:
         e, t = self.engine, self.t
         if chosen is None or chosen.empty:
             # nothing in the window splits: all its partitions are final
-            e.run("mondrian/finish_window", done=t["done"], work=t["rows"], window=window)
+            e.run("mondrian/finish_window", done=t["done"], work=self.work, window=window)
             return
         chosen = chosen.sort_values(["pid", "part", "bin"], kind="stable")
         parts = chosen[["pid", "part", "suppressed"]].drop_duplicates(["pid", "part"])
@@ -391,7 +430,7 @@ class _MondrianRun:
         e.run(
             "mondrian/rewrite",
             done=t["done"],
-            work=t["rows"],
+            work=self.work,
             work_next=t["rows_next"],
             split=t["split"],
             pstate=t["pstate"],
@@ -402,7 +441,7 @@ class _MondrianRun:
             payload=self.payload,
             window=window,
         )
-        e.analyze(t["rows"])
+        e.analyze(self.work)
 
 
 __all__ = ["Mondrian", "MondrianOptions"]

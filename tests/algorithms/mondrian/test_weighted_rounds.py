@@ -1,0 +1,82 @@
+"""Mondrian's rounds run on distinct vectors weighted by their row counts
+(``mondrian/compress.sql``): the per-partition statistics must equal those of the rows they
+stand for, medians included (PERCENTILE_DISC(0.5) over the rows against the cumulative-weight
+median over the vectors), on every engine."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from anonsql.engines import Engine
+from anonsql.sql import TableName
+from anonsql.workspace import Dimension
+
+DIMS = (
+    Dimension(index=0, column="a", kind="numeric"),
+    Dimension(index=1, column="b", kind="numeric"),
+    Dimension(index=2, column="c", kind="categorical"),
+)
+PAYLOAD = [d.code for d in DIMS] + ["s0"]
+
+
+def _table(rows: list[tuple[int, int, int, int, int]]) -> pa.Table:
+    pid, a, b, c, s = (np.array(col, np.int64) for col in zip(*rows, strict=True))
+    return pa.table(
+        {"pid": pid, "q0": a, "q1": b.astype(np.float64), "q2": c.astype(np.int32), "s0": s}
+    )
+
+
+def _stats(engine: Engine, work: TableName, weight: str | None) -> list[tuple[object, ...]]:
+    table = engine.query_arrow(
+        "mondrian/stats", work=work, dims=DIMS, window=(0, 10), weight=weight
+    )
+    return [tuple(float(v) for v in row.values()) for row in table.to_pylist()]
+
+
+rows_strategy = st.lists(
+    st.tuples(
+        st.integers(0, 3),  # pid
+        st.integers(0, 6),  # a: few values, many ties
+        st.integers(-3, 3),  # b
+        st.integers(0, 4),  # c (a leaf rank)
+        st.integers(0, 2),  # s0
+    ),
+    min_size=1,
+    max_size=60,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rows=rows_strategy)
+def test_weighted_statistics_equal_the_rows(engine: Engine, rows: list[tuple[int, ...]]) -> None:
+    schema = "weighted_stats"
+    engine.ensure_schema(schema)
+    raw, vectors = TableName("raw", schema), TableName("vectors", schema)
+    engine.drop(raw)
+    engine.drop(vectors)
+    engine.load_arrow(raw, _table(rows))  # type: ignore[arg-type]
+    engine.run("mondrian/compress", target=vectors, rows=raw, payload=PAYLOAD, weight="rows_n")
+    assert _stats(engine, vectors, "rows_n") == _stats(engine, raw, None)
+
+
+def test_expanding_gives_every_row_its_vectors_partition(engine: Engine) -> None:
+    rows = [(0, 1, 1, 0, 0), (0, 1, 1, 0, 0), (0, 2, 1, 0, 1), (0, 2, 1, 0, 1), (0, 3, 0, 2, 0)]
+    schema = "weighted_expand"
+    engine.ensure_schema(schema)
+    raw, vectors, out = (TableName(n, schema) for n in ("raw", "vectors", "out"))
+    for name in (raw, vectors, out):
+        engine.drop(name)
+    engine.load_arrow(raw, _table(rows))  # type: ignore[arg-type]
+    engine.run("mondrian/compress", target=vectors, rows=raw, payload=PAYLOAD, weight="rows_n")
+    assert engine.query("count_rows", relation=vectors)[0][0] == 3
+    # give each vector its own partition, as the rounds would
+    engine.execute('UPDATE "weighted_expand"."vectors" SET pid = CAST(q0 AS BIGINT) * 10')
+    engine.run("mondrian/expand", target=out, rows=raw, vectors=vectors, payload=PAYLOAD)
+    got = sorted(engine.query("select_all", relation=out))
+    assert [r[0] for r in got] == [10, 10, 20, 20, 30]
+    assert len(got) == len(rows)
