@@ -50,8 +50,15 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 
 def open_engine(spec: Spec) -> Engine:
-    """Connect to the spec's database; a relative file path is resolved beside the spec."""
-    return connect_database(spec.engine, spec.database, base_dir=spec.base_dir, key="database")
+    """Connect to the spec's database (a relative file path is resolved beside the spec) and
+    apply the spec's ``engine_settings``."""
+    engine = connect_database(spec.engine, spec.database, base_dir=spec.base_dir, key="database")
+    try:
+        engine.apply_settings(spec.engine_settings)
+    except BaseException:
+        engine.close()
+        raise
+    return engine
 
 
 def connect_database(

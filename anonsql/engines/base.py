@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from anonsql.engines.types import ColumnInfo
-from anonsql.errors import EngineError
+from anonsql.errors import EngineError, SpecError
 from anonsql.sql import SqlRenderer, TableName
 
 log = logging.getLogger("anonsql.sql")
@@ -83,6 +83,10 @@ class Engine(ABC):
     #: ... LIMIT`` (the hitting-set search of ``eir_l_diversity``); models that need a
     #: capability list it in ``PrivacyModel.engine_capabilities`` and the engine refuses them.
     recursive_lateral_joins: ClassVar[bool] = True
+
+    #: Session settings a spec may set (``engine_settings``): memory, threads, spill folders.
+    #: Names outside this set are refused, so a spec cannot reach other settings.
+    settings: ClassVar[frozenset[str]] = frozenset()
 
     #: Runs alive in this process (each holds its id from start to end).
     _live_runs: ClassVar[set[str]] = set()
@@ -216,6 +220,25 @@ class Engine(ABC):
 
     def drop(self, relation: TableName, *, view: bool = False) -> None:
         self.run("drop_relation", relation=relation, kind="VIEW" if view else "TABLE")
+
+    def apply_settings(self, settings: Mapping[str, str | int | float | bool]) -> None:
+        """Set the spec's ``engine_settings`` on this session (DuckDB's ``memory_limit`` and
+        ``temp_directory`` let a table larger than memory be processed out of core)."""
+        for name, value in settings.items():
+            if name not in self.settings:
+                raise SpecError(
+                    f"engine_settings.{name}",
+                    f"{self.name} has no setting anonsql may set by that name",
+                    f"use one of {', '.join(sorted(self.settings)) or '(none)'}",
+                )
+            try:
+                self.run("set_setting", name=name, value=value)
+            except EngineError as err:
+                raise SpecError(
+                    f"engine_settings.{name}",
+                    f"{self.name} refused the value ({err})",
+                    "give a value the engine accepts",
+                ) from None
 
     def scratch(self, target: TableName, data: pa.Table) -> TableName:
         """A small table the next statements of a run read (a round's decisions), replacing the

@@ -24,6 +24,15 @@ class DuckDBEngine(Engine):
 
     name = "duckdb"
     dialect = "duckdb"
+    settings = frozenset(
+        {
+            "memory_limit",
+            "threads",
+            "temp_directory",
+            "max_temp_directory_size",
+            "preserve_insertion_order",
+        }
+    )
 
     def __init__(
         self,

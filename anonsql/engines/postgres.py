@@ -109,6 +109,9 @@ class PostgresEngine(Engine):
 
     name = "postgres"
     dialect = "postgres"
+    settings = frozenset(
+        {"work_mem", "maintenance_work_mem", "temp_buffers", "max_parallel_workers_per_gather"}
+    )
     supports_grants = True
     database_is_path = False
     unlogged_tables = True

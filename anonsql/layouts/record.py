@@ -1,5 +1,12 @@
 """One row per individual: the anonymized view joins the source to the recoding map (distinct
-quasi-identifier vectors -> published values)."""
+quasi-identifier vectors -> published values).
+
+An algorithm that generalized a population table along with the rows (full-domain k-map) records
+it in ``Partitioning.facts['population']`` and leaves each class's persons as the working table
+``population_classes`` (``pid``, ``n``); the release then carries the population generalized as
+its own rows, the private ``population`` companion, which the models read through
+:meth:`~anonsql.privacy.base.PrivacyModel.on_release` when they check and guard the release.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
-from anonsql.privacy.base import PrivacyModel
+from anonsql.privacy.base import POPULATION_PERSONS, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.release.names import GENERALIZED_SUFFIX, OutputNames
 from anonsql.release.reader import PublishedRelease
@@ -36,6 +43,15 @@ class RecordLayout(Layout):
             leaves=leaves,
             suffix=GENERALIZED_SUFFIX,
         )
+        if self.partitioning.facts.get("population") is not None:
+            ws.engine.run(
+                "publish/population",
+                target=ws.work("population"),
+                classes=ws.work("population_classes"),
+                generalized=ws.work("generalized"),
+                dims=ws.dimensions,
+                count=POPULATION_PERSONS,
+            )
 
     def create(self, names: OutputNames, kind: str) -> None:
         e = self.workspace.engine
@@ -46,6 +62,10 @@ class RecordLayout(Layout):
             for c in self.resolved.catalog
             if c.name in passthrough or c.name in qids
         ]
+        if self.partitioning.facts.get("population") is not None:
+            population = names.companion("population")
+            e.run("publish/copy_table", target=population, source=self.workspace.work("population"))
+            e.analyze(population)
         e.run("publish/source_view", target=names.source, source=self.resolved.source)
         e.run(
             "publish/anonymized",
@@ -56,7 +76,8 @@ class RecordLayout(Layout):
             dims=self.workspace.dimensions,
             suffix=GENERALIZED_SUFFIX,
         )
-        self.publish_guarded(names.main, names.released, kind, self.workspace.models, None)
+        models = [m.on_release(names.companion) for m in self.workspace.models]
+        self.publish_guarded(names.main, names.released, kind, models, None)
 
     @classmethod
     def planned_checks(
@@ -69,7 +90,8 @@ class RecordLayout(Layout):
         relations: CheckedRelations = "published",
     ) -> list[PlannedCheck]:
         relation = names.main if relations == "published" else names.released
-        return [PlannedCheck(relation, tuple(qids), tuple(models))]
+        released = tuple(m.on_release(names.companion) for m in models)
+        return [PlannedCheck(relation, tuple(qids), released)]
 
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
         published = self.resolved.rows - self.partitioning.suppressed_rows

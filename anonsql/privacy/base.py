@@ -26,7 +26,7 @@ Every registered model is held to its SQL query == its predicate by the conforma
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -39,7 +39,7 @@ from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
-from anonsql.sql import Relation, SqlRenderer
+from anonsql.sql import Relation, SqlRenderer, TableName
 
 if TYPE_CHECKING:
     from anonsql.engines import Engine
@@ -50,6 +50,11 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Slack for floating-point comparisons, shared by the SQL queries and the predicates.
 EPSILON = 1e-9
+
+#: The persons column of a release's ``population`` companion (a population table generalized
+#: like the release, :meth:`PrivacyModel.on_release`); it ends like the recoding's generalized
+#: columns, which no user column may, so it never collides with a quasi-identifier.
+POPULATION_PERSONS = "persons__generalized"
 
 
 @dataclass
@@ -296,6 +301,14 @@ class PrivacyModel(ABC):
                 f"{self.name} needs {', '.join(missing)}, which the {engine.name} engine lacks",
                 f"run {self.name} on DuckDB or PostgreSQL, or choose another privacy model",
             )
+
+    def on_release(self, companion: Callable[[str], TableName]) -> PrivacyModel:
+        """The model as it checks and guards a release whose companions of each kind are
+        ``companion(kind)`` (``OutputNames.companion``). A model that reads a table beside the
+        checked one, which the release publishes generalized like its own rows (k-map's
+        population: ``companion("population")``), returns a copy reading that companion; most
+        models return themselves."""
+        return self
 
     @property
     def sensitive_column(self) -> str | None:

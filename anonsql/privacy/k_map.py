@@ -8,13 +8,19 @@ necessarily in the sample) re-identifies them with probability at most ``1/k``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from pydantic import Field
 
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import BoolArray, Params, PartStats, PrivacyModel
+from anonsql.privacy.base import (
+    POPULATION_PERSONS,
+    BoolArray,
+    Params,
+    PartStats,
+    PrivacyModel,
+)
 from anonsql.sql import Relation, SqlRenderer, TableName
 
 
@@ -33,8 +39,10 @@ class KMap(PrivacyModel):
     relation (values are matched as they are, NULL to NULL), and one row per person or a
     ``count`` column. The predicate reads each part's population size
     (:attr:`PartStats.population`): an algorithm must generalize the population along with the
-    sample to supply it, which the current algorithms do not, so they refuse the model; it
-    serves ``anonsql check`` on any relation.
+    sample to supply it. ``algorithm: full_domain`` does (it publishes the population generalized
+    as the release, which :meth:`on_release` checks against:
+    :mod:`anonsql.algorithms.full_domain.population`); the others refuse the model, which serves
+    ``anonsql check`` on any relation.
     """
 
     dbt_test = False  # not yet in the dbt package: anonsql check
@@ -81,6 +89,14 @@ class KMap(PrivacyModel):
                 "is not a table name of the form schema.table",
                 "name the population table as schema.table",
             ) from None
+
+    def on_release(self, companion: Callable[[str], TableName]) -> KMap:
+        """k-map on a release: against the release's generalized population (its private
+        ``population`` companion, persons counted in its ``POPULATION_PERSONS`` column)."""
+        params = self.params.model_copy(
+            update={"population": companion("population").sql(), "count": POPULATION_PERSONS}
+        )
+        return KMap(params)
 
     def holds(self, parts: PartStats) -> BoolArray:
         if parts.population is None:

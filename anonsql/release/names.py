@@ -37,6 +37,8 @@ COMPANIONS = (
     "buckets",
     "group_buckets",
     "sa_taxonomy",
+    # full-domain k-map: the population generalized as the release (private)
+    "population",
 )
 
 
@@ -50,6 +52,7 @@ PRIVATE = (
     "source",
     "released",
     "released_by_person",
+    "population",
 )
 #: Suffix of the default private schema's name (``anon`` -> ``anon_private``).
 PRIVATE_SUFFIX = "_private"

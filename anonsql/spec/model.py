@@ -104,6 +104,10 @@ class Spec(_Strict):
     #: DuckDB: a file path (relative to the spec) or ":memory:" (the default); Postgres: a DSN
     #: without password (the default "" takes everything from the PG* environment variables).
     database: str | None = None
+    #: Session settings applied when anonsql opens the connection, e.g. DuckDB's
+    #: ``{memory_limit: 3GB, temp_directory: /scratch}`` to process a table larger than memory
+    #: out of core (each engine lists the names it accepts).
+    engine_settings: dict[str, str | int | float | bool] = Field(default_factory=dict)
     source: str = Field(min_length=1)
     join: list[JoinSpec] = Field(default_factory=list)
     person_id: str | None = Field(default=None, min_length=1)

@@ -3,7 +3,9 @@
 For each algorithm of the registry and each registered model whose kind of data matches (rows,
 or persons for 1:M algorithms) and which the algorithm does not refuse by the model's
 declarations, a run publishes a verified release whose classes satisfy the model by the model's
-own predicate, recomputed with pandas from the published rows; no row or person is lost; and
+own predicate, recomputed with pandas from the published rows (a model requiring a population
+reads ``main.population``, the records and every other one again, and is judged against the
+population the release publishes generalized as its rows); no row or person is lost; and
 the same spec gives the same release twice and on every engine. An algorithm or model added to
 the registries (or through entry points) is picked up with no edit here.
 """
@@ -26,6 +28,7 @@ from anonsql.algorithms import ALGORITHMS
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
+from anonsql.privacy.base import POPULATION_PERSONS
 from anonsql.sql import TableName
 
 CITIES = [line.split(";")[0] for line in CITY_HIERARCHY.splitlines()]
@@ -112,6 +115,19 @@ def load_data(engine: Engine) -> None:
     engine.load_arrow(TableName("visits", "main"), visits())
 
 
+def load_population(engine: Engine) -> None:
+    """``main.population``: the records' QIDs, and every other record's once more."""
+    rows = records()
+    population = pa.concat_tables([rows, rows.take(list(range(0, rows.num_rows, 2)))])
+    engine.load_arrow(TableName("population", "main"), population.select(["age", "city"]))
+
+
+def released_population(engine: Engine, relation: TableName) -> pd.DataFrame:
+    """The release's generalized population, one row per person."""
+    frame = published(engine, relation)
+    return frame.loc[frame.index.repeat(frame[POPULATION_PERSONS].astype(int))].reset_index()
+
+
 def published(engine: Engine, relation: TableName) -> pd.DataFrame:
     return engine.query_arrow("select_all", relation=relation).to_pandas()
 
@@ -133,12 +149,23 @@ def test_release_satisfies_the_model(
     if not accepted(algorithm, model):
         pytest.skip(f"{algorithm} declares it cannot enforce {model_name}")
     load_data(engine)
+    reads_population = "population" in model.requires
+    if reads_population:
+        load_population(engine)
     result = api.run(spec_for(tmp_path, algorithm, model), engine=engine)
     assert result.certificate["verified"]
     rows = published(engine, result.names.main)
     person = "patient" if person_level else None
     qids = ["age", "city"]
-    assert model_checks.predicate_violations(rows, qids, model, sa=sa, person=person) == 0
+    population = (
+        released_population(engine, result.names.companion("population"))
+        if reads_population
+        else None
+    )
+    violations = model_checks.predicate_violations(
+        rows, qids, model, sa=sa, person=person, population=population
+    )
+    assert violations == 0
     source_rows = len(visits()) if person_level else len(records())
     assert len(rows) + int(result.certificate["suppressed_rows"]) == source_rows
     if person_level:

@@ -21,6 +21,10 @@ sensitive values):
    vector to its class, which is all the record layout's recoding reads.
 
 The chosen node and the search's statistics are the release's ``search`` certificate field.
+
+k-map against a population table (``k_map``): the population is coded through the same levels
+once and rolled up with every node's classes; the release carries its generalized population for
+the verification (:mod:`.population`, which explains the choice).
 """
 
 from __future__ import annotations
@@ -40,6 +44,12 @@ from anonsql.algorithms.full_domain.lattice import (
     levels_from_hierarchy,
 )
 from anonsql.algorithms.full_domain.objectives import Objective, make_objective
+from anonsql.algorithms.full_domain.population import (
+    POPULATION_CLASSES,
+    Population,
+    build_population,
+    population_source,
+)
 from anonsql.algorithms.full_domain.result import FullDomainResult
 from anonsql.algorithms.full_domain.search import full_domain_search
 from anonsql.errors import SpecError
@@ -103,7 +113,7 @@ class FullDomain(Algorithm):
         "Optimal K-Anonymity, PASSAT 2012; P. Samarati, Protecting Respondents' Identities in "
         "Microdata Release, IEEE TKDE 13(6), 2001"
     )
-    supplies = frozenset({"sensitive_values"})
+    supplies = frozenset({"sensitive_values", "population"})
     enforces_table_level = True
 
     @property
@@ -119,7 +129,14 @@ class FullDomain(Algorithm):
             "full_domain: lattice of " + " x ".join(str(q.height + 1) for q in levels) + " levels"
         )
         freq = workspace_frequency(workspace, levels)
-        evaluator = NodeEvaluator(freq, workspace.models, budget=workspace.suppression_budget)
+        named = population_source(workspace.models)
+        population = None
+        if named is not None:
+            population = build_population(workspace, *named)
+            progress(f"full_domain: population {population.source}, {population.records} rows")
+        evaluator = NodeEvaluator(
+            freq, workspace.models, budget=workspace.suppression_budget, population=population
+        )
         try:
             result = full_domain_search(
                 evaluator,
@@ -129,6 +146,8 @@ class FullDomain(Algorithm):
                 progress=lambda message: progress(f"full_domain: {message}"),
             )
             classes, kept = write_release(workspace, evaluator, result)
+            if population is not None:
+                write_population(workspace, evaluator, population, result.levels)
         finally:
             evaluator.drop_rollups()
         progress(
@@ -141,7 +160,14 @@ class FullDomain(Algorithm):
             suppressed_partitions=classes - kept,
             rounds=result.stats.checked,
             statements=e.stats.statements - start,
-            facts={"search": result.certificate()},
+            facts=(
+                {"search": result.certificate()}
+                if population is None
+                else {
+                    "search": {**result.certificate(), "population": population.certificate()},
+                    "population": population.certificate(),
+                }
+            ),
         )
 
 
@@ -335,6 +361,26 @@ def write_release(
     e.drop(rows)
     e.run("rename_table", source=target, target_name=rows.name)
     return count, int((~suppressed).sum())
+
+
+def write_population(
+    workspace: Workspace,
+    evaluator: NodeEvaluator,
+    population: Population,
+    levels: Sequence[int],
+) -> None:
+    """Leave the chosen node's population count of every class as ``population_classes``
+    (``pid``, ``n``), from which the record layout builds the release's population."""
+    e = workspace.engine
+    target = workspace.work(POPULATION_CLASSES)
+    e.drop(target)
+    e.run(
+        "full_domain/population_parts",
+        target=target,
+        population=population.table,
+        parts=workspace.work("parts"),
+        groups=evaluator.population_plan(levels),
+    )
 
 
 __all__ = ["FullDomain", "FullDomainOptions", "NumericLevels", "numeric_levels"]

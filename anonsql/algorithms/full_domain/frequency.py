@@ -29,6 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql.algorithms.full_domain.lattice import IntArray, LevelHierarchy
+from anonsql.algorithms.full_domain.population import Population, match_population
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies.io import hierarchy_key
@@ -243,6 +244,10 @@ class NodeEvaluator:
     ``max_rollups`` most recently used are kept. A node is computed from the smallest
     materialized node it generalizes, its codes shifted up to the node's levels (ARX keeps
     snapshots of earlier nodes for the same purpose).
+
+    ``population`` (:mod:`.population`) is the population's frequency table, coded like the
+    sample's, for models that read each class's population count (k-map): every node's classes
+    then get it by one more statement, the population rolled up to the node.
     """
 
     def __init__(
@@ -253,6 +258,7 @@ class NodeEvaluator:
         budget: int,
         max_rollups: int = 48,
         rollup_min_rows: int = 20_000,
+        population: Population | None = None,
     ) -> None:
         if not models:
             raise SpecError("privacy", "no privacy model is declared", "declare k_anonymity")
@@ -264,7 +270,8 @@ class NodeEvaluator:
                     "does not model",
                     "use the one_to_many algorithm",
                 )
-            unsupported = model.requires - {"sensitive_values"}
+            supplied = {"sensitive_values"} | ({"population"} if population else set())
+            unsupported = model.requires - supplied
             if unsupported:
                 raise SpecError(
                     "privacy",
@@ -286,6 +293,7 @@ class NodeEvaluator:
                     "build the frequency table with that sensitive column",
                 )
         self.freq = freq
+        self.population = population
         self.engine = freq.engine
         self.models = list(models)
         self.budget = budget
@@ -546,6 +554,7 @@ class NodeEvaluator:
         nodes = self._node_ids(levels, codes)
         index = {c: self.freq.sensitive.index(c) for c in self.columns_read}
         parts = PartStats(
+            population=self._population(levels, plan, codes),
             counts=counts,
             histograms=histograms,
             global_counts={c: self.freq.global_counts[i] for c, i in index.items()},
@@ -564,6 +573,28 @@ class NodeEvaluator:
         return ClassTable(
             codes=codes, nodes=nodes, counts=counts, suppressed=~holds, table_holds=table_holds
         )
+
+    def _population(
+        self, levels: tuple[int, ...], plan: dict[str, Any], codes: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float64] | None:
+        """Per class (rows of ``codes``), its persons in the population, or None without one."""
+        if self.population is None:
+            return None
+        table = self.engine.query_arrow(
+            "full_domain/node_population",
+            **plan,
+            population=self.population.table,
+            population_groups=self.population_plan(levels),
+        )
+        persons = table.column("n").to_numpy(zero_copy_only=False).astype(np.float64)
+        return match_population(codes, _node_matrix(table, len(levels)), persons)
+
+    def population_plan(self, levels: Sequence[int]) -> list[_Group]:
+        """The grouping of the population's frequency table at the node's levels."""
+        return [
+            _Group(f"q{i}", qid.shifts[level])
+            for i, (level, qid) in enumerate(zip(levels, self.freq.qids, strict=True))
+        ]
 
     def _table_level(self, counts: IntArray, holds: BoolArray) -> bool:
         """Enforce the table-level models on the kept classes: suppress the fewest smallest

@@ -1330,6 +1330,9 @@ FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'people__sa_taxonomy';
 SELECT table_type
 FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__population';
+SELECT table_type
+FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'people__recoding';
 SELECT table_type
 FROM information_schema.tables
@@ -1352,6 +1355,9 @@ WHERE table_schema = 'anon' AND table_name = 'people__released';
 SELECT table_type
 FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'people__released_by_person';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__population';
 CREATE TABLE "anon_private"."people__recoding" AS SELECT * FROM "anonsql_work_RUN"."recoding";
 CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
 CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_work_RUN"."hierarchy_nodes";

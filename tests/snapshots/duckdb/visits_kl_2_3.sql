@@ -887,6 +887,9 @@ FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'visits__sa_taxonomy';
 SELECT table_type
 FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'visits__population';
+SELECT table_type
+FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'visits__recoding';
 SELECT table_type
 FROM information_schema.tables
@@ -909,6 +912,9 @@ WHERE table_schema = 'anon' AND table_name = 'visits__released';
 SELECT table_type
 FROM information_schema.tables
 WHERE table_schema = 'anon' AND table_name = 'visits__released_by_person';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'visits__population';
 CREATE TABLE "anon_private"."visits__person_map" AS SELECT * FROM "anonsql_work_RUN"."person_map";
 CREATE TABLE "anon_private"."visits__item_map" AS SELECT * FROM "anonsql_work_RUN"."item_map";
 CREATE TABLE "anon"."visits__fingerprints" AS SELECT * FROM "anonsql_work_RUN"."fingerprints";

@@ -227,6 +227,7 @@ SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__buckets';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__group_buckets';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__sa_taxonomy';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon_private' AND table_name = 'people__population';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__recoding';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__attributes';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__hierarchy_nodes';
@@ -235,6 +236,7 @@ SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__source';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__released';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__released_by_person';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people__population';
 CREATE TABLE "anon_private"."people__recoding" AS SELECT * FROM "anonsql_work_RUN"."recoding";
 ANALYZE "anon_private"."people__recoding";
 CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";

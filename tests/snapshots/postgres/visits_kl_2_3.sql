@@ -255,6 +255,7 @@ SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__buckets';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__group_buckets';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__sa_taxonomy';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon_private' AND table_name = 'visits__population';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__recoding';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__attributes';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__hierarchy_nodes';
@@ -263,6 +264,7 @@ SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__source';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__released';
 SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__released_by_person';
+SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'visits__population';
 CREATE TABLE "anon_private"."visits__person_map" AS SELECT * FROM "anonsql_work_RUN"."person_map";
 ANALYZE "anon_private"."visits__person_map";
 CREATE TABLE "anon_private"."visits__item_map" AS SELECT * FROM "anonsql_work_RUN"."item_map";

@@ -1,0 +1,1 @@
+SET {{ name | ident }} = {{ value | lit }}
