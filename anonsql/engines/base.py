@@ -245,9 +245,12 @@ class Engine(ABC):
         previous one of that name; returns the name to read it by. By default it is (re)created
         as ``target``; an engine that can scan Arrow data in place returns another name and
         writes nothing (DuckDB: no catalog change and no commit per round). Nothing published
-        may refer to it: it lives until the run ends."""
+        may refer to it: it lives until the run ends. It counts as one statement on every
+        engine, however many it takes, so that statement counts compare across engines."""
+        before = self.stats.statements
         self.drop(target)
         self.load_arrow(target, data)
+        self.stats.statements = before + 1
         return target
 
     def create_schema(self, schema: str) -> None:

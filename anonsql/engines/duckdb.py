@@ -116,6 +116,7 @@ class DuckDBEngine(Engine):
         except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
         self._scratch.setdefault(schema, set()).add(view_name)
+        self.stats.statements += 1  # one decision table, one statement (as on every engine)
         return TableName(view_name)
 
     def release_run(self, run_id: str) -> None:
