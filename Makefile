@@ -3,12 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 PYCANON_VENV := .venv-pycanon
 
-.PHONY: demo test lint bench setup
+.PHONY: demo test test-spark lint bench setup
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -e '.[test,dbt]'
+	touch $@
+
+# engine: spark, its optional extra (pyspark, ~500 MB; the tests also need Java 17+)
+$(VENV)/.spark-installed: $(VENV)/.installed
+	$(VENV)/bin/pip install -q -e '.[test,spark]'
 	touch $@
 
 # pycanon pins exact numpy/pandas/typing_extensions versions, so it lives in its own venv
@@ -28,6 +33,14 @@ lint: $(VENV)/.installed
 
 test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 	ANONSQL_REQUIRE_DBT=1 $(VENV)/bin/python -m pytest -q -n 2 --durations=30
+	$(MAKE) test-spark
+
+# the conformance suites once more with Spark: every test of tests/conformance and tests/engines
+# parametrized with spark, and the releases compared with DuckDB's (the Adult one is marked slow);
+# one local[2] Spark (one JVM) for the session
+test-spark: $(VENV)/.spark-installed
+	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q --durations=15 \
+		-k "spark or every_engine" tests/conformance tests/engines
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python bench/run.py

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import resource
 import sys
 import tempfile
@@ -38,6 +39,15 @@ def database(kind: str, tmp: Path) -> Iterator[tuple[Engine, str]]:
         with DuckDBEngine(db, threads=2) as engine:
             yield engine, db
         return
+    if kind == "spark":
+        # local[2] with its warehouse in the temporary folder (anonsql.engines.spark)
+        from anonsql.engines.spark import SparkEngine
+
+        conf = {"spark.sql.warehouse.dir": str(tmp / "warehouse")}
+        with SparkEngine("local[2]", conf=conf) as engine:
+            engine.create_schema("main")
+            yield engine, "local[2]"
+        return
     server = start_server()
     try:
         with PostgresEngine(server.dsn) as engine:
@@ -57,7 +67,35 @@ def make_synthetic(engine: Engine, rows: int) -> None:
         make_synthetic_adult(scratch, rows)
         table = TableName("adult_synth", "main")
         engine.load_arrow(table, scratch.query_arrow("select_all", relation=table))
-    engine.execute("ANALYZE")
+    if isinstance(engine, PostgresEngine):
+        engine.execute("ANALYZE")
+
+
+def _jvm_peak_mib(engine: Engine) -> float | None:
+    """Spark's driver JVM runs in a descendant process: its peak RSS (VmHWM), read before it
+    stops."""
+    if engine.name != "spark":
+        return None
+    status: dict[int, tuple[int, str, int]] = {}  # pid -> (parent, name, VmHWM KiB)
+    for path in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":", 1) for line in path.read_text().splitlines() if ":" in line
+            )
+        except OSError:
+            continue
+        hwm = int(fields.get("VmHWM", "0 kB").split()[0])
+        status[int(path.parent.name)] = (int(fields["PPid"]), fields["Name"].strip(), hwm)
+
+    def descends(pid: int) -> bool:
+        while pid in status and pid > 1:
+            pid = status[pid][0]
+            if pid == os.getpid():
+                return True
+        return False
+
+    peak = max((h for p, (_, n, h) in status.items() if n == "java" and descends(p)), default=0)
+    return round(peak / 1024, 1) if peak else None
 
 
 def bench_spec(
@@ -106,7 +144,7 @@ def main() -> None:
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
     parser.add_argument("--split", default="loss", choices=["loss", "widest"])
     parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
-    parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
+    parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres", "spark"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
     parser.add_argument(
         "--algorithm",
@@ -146,6 +184,7 @@ def main() -> None:
             objective=args.objective,
             l_diversity=args.l,
         )
+        spec["engine"] = args.engine
         if args.trace_heap:
             tracemalloc.start()
         start = time.perf_counter()
@@ -159,6 +198,7 @@ def main() -> None:
             else None
         )
         heap_peak = tracemalloc.get_traced_memory()[1] if args.trace_heap else 0
+        jvm_peak_mib = _jvm_peak_mib(engine)
         tracemalloc.stop()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     per_round = result.partitioning.statements_per_round
@@ -172,6 +212,7 @@ def main() -> None:
                 "categorical_split": args.categorical_split,
                 "seconds": round(wall, 2),
                 "peak_rss_mib": round(rss_kib / 1024, 1),
+                "jvm_peak_rss_mib": jvm_peak_mib,
                 "python_heap_peak_mib": round(heap_peak / 2**20, 1) if args.trace_heap else None,
                 "rounds": result.partitioning.rounds,
                 "statements_per_round": sorted(set(per_round)),

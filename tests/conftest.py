@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -17,12 +18,12 @@ import pytest
 # shared test code lives apart from the tests, in tests/support
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
-from engine_configs import CONFIGS
+from engine_configs import CONFIGS, selected
 from pg_server import PostgresServer, PostgresUnavailable, start_server
 
 from anonsql.engines import Engine
 
-ENGINES = list(CONFIGS)
+ENGINES = selected()
 _databases = itertools.count()
 
 
@@ -54,6 +55,32 @@ def pg_database(pg_server: PostgresServer) -> Iterator[str]:
     finally:
         with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def spark_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One local[2] Spark for the test session, its warehouse in a temporary folder."""
+    try:
+        from anonsql.engines.spark import open_session
+    except Exception as err:  # pyspark missing: the extra is not installed
+        if os.environ.get("CI"):
+            pytest.fail(f"Spark tests must run in CI: {err}")
+        pytest.skip(str(err))
+    warehouse = tmp_path_factory.mktemp("spark-warehouse")
+    session = open_session(
+        "local[2]",
+        {
+            "spark.sql.warehouse.dir": str(warehouse),
+            "spark.driver.extraJavaOptions": f"-Dderby.system.home={warehouse}",
+            # tiny tables: compiling each query's Java code costs more than interpreting it
+            "spark.sql.codegen.wholeStage": "false",
+            "spark.sql.shuffle.partitions": "2",
+        },
+    )
+    try:
+        yield session
+    finally:
+        session.stop()
 
 
 def open_engine(kind: str, request: pytest.FixtureRequest) -> Engine:

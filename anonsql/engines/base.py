@@ -79,6 +79,10 @@ class Engine(ABC):
     #: Whether views can be marked security barriers, so that no user function runs below a
     #: view's filters and sees the rows they withhold (PostgreSQL's leaky-function attack).
     security_barrier_views: ClassVar[bool] = False
+    #: Whether a recursive CTE's step may join a correlated ``LATERAL`` subquery with ``ORDER BY
+    #: ... LIMIT`` (the hitting-set search of ``eir_l_diversity``); models that need a
+    #: capability list it in ``PrivacyModel.engine_capabilities`` and the engine refuses them.
+    recursive_lateral_joins: ClassVar[bool] = True
 
     #: Session settings a spec may set (``engine_settings``): memory, threads, spill folders.
     #: Names outside this set are refused, so a spec cannot reach other settings.
@@ -266,6 +270,14 @@ class Engine(ABC):
 
     def schema_exists(self, schema: str) -> bool:
         return int(self.query("schema_exists", schema=schema)[0][0]) > 0
+
+    def schemas_starting_with(self, prefix: str) -> list[str]:
+        """Names of the schemas whose names start with ``prefix``, sorted."""
+        return [str(row[0]) for row in self.query("work_schemas", prefix=prefix)]
+
+    def relations_starting_with(self, schema: str, prefix: str) -> list[str]:
+        """Names of the tables and views of ``schema`` starting with ``prefix``, sorted."""
+        return [str(row[0]) for row in self.query("publish/versions", schema=schema, prefix=prefix)]
 
     # -- runs: which working schemas belong to a live run ---------------------------------------
     def hold_run(self, run_id: str) -> None:

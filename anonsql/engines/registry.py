@@ -14,6 +14,7 @@ from anonsql.registry import Registry
 ENGINES: Registry[type[Engine]] = Registry("engine", group="anonsql.engines")
 ENGINES.register_lazy("duckdb", "anonsql.engines.duckdb:DuckDBEngine")
 ENGINES.register_lazy("postgres", "anonsql.engines.postgres:PostgresEngine")
+ENGINES.register_lazy("spark", "anonsql.engines.spark:SparkEngine")
 
 
 def connect(name: str, **options: Any) -> Engine:

@@ -16,10 +16,10 @@ _RUN_SCHEMA = re.compile(re.escape(WORK_SCHEMA_PREFIX) + r"([0-9a-f]{12})")
 def remove_dead_workspaces(engine: Engine) -> list[str]:
     """Drop the working schemas of runs that no longer run; return their names."""
     removed = []
-    for (schema,) in engine.query("work_schemas", prefix=WORK_SCHEMA_PREFIX):
-        match = _RUN_SCHEMA.fullmatch(str(schema))
+    for schema in engine.schemas_starting_with(WORK_SCHEMA_PREFIX):
+        match = _RUN_SCHEMA.fullmatch(schema)
         if match is None or engine.run_is_alive(match.group(1)):
             continue
-        engine.run("drop_schema", schema=str(schema))
-        removed.append(str(schema))
+        engine.run("drop_schema", schema=schema)
+        removed.append(schema)
     return removed

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from anonsql.engines.types import ColumnInfo
-from anonsql.errors import InfeasibleError
+from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
@@ -228,6 +228,9 @@ class PrivacyModel(ABC):
     #: ``max_person_records``, ``record_histograms``, ``set_histograms``, ``set_members``); an
     #: algorithm that cannot provide them must refuse the model.
     needs_stats: ClassVar[frozenset[str]] = frozenset()
+    #: The engine capabilities (flags of :class:`~anonsql.engines.Engine`) its SQL needs: an
+    #: engine without one refuses the model before anything runs (:meth:`check_engine`).
+    engine_capabilities: ClassVar[frozenset[str]] = frozenset()
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
     #: Example parameters for the conformance suite (``column`` is added for models that read
@@ -288,6 +291,16 @@ class PrivacyModel(ABC):
         statistic SQL cannot compute (a population-uniqueness estimate) measures what it needs
         here and returns a copy bound to it; most models return themselves."""
         return self
+
+    def check_engine(self, engine: Engine, key: str = "privacy") -> None:
+        """Refuse an engine that lacks a capability the model's SQL needs."""
+        missing = sorted(c for c in self.engine_capabilities if not getattr(engine, c, False))
+        if missing:
+            raise SpecError(
+                key,
+                f"{self.name} needs {', '.join(missing)}, which the {engine.name} engine lacks",
+                f"run {self.name} on DuckDB or PostgreSQL, or choose another privacy model",
+            )
 
     def on_release(self, companion: Callable[[str], TableName]) -> PrivacyModel:
         """The model as it checks and guards a release whose companions of each kind are

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,9 @@ from anonsql.privacy.histograms import Histogram
 from anonsql.privacy.hitting_sets import bitmask_rows, is_eir_diverse
 from anonsql.privacy.sensitive import SensitiveParams
 from anonsql.sql import Relation, SqlRenderer
+
+if TYPE_CHECKING:
+    from anonsql.engines import Engine
 
 REFERENCE = (
     "J. Wang, K. Du, X. Luo, X. Li, Two privacy-preserving approaches for data publishing with "
@@ -398,6 +401,14 @@ class EIRLDiversity(IdentityReservedModel):
     dbt_test = False
     needs_stats = frozenset({SET_HISTOGRAMS, SET_MEMBERS})
     examples = ({"l": 1}, {"l": 2, "record_counts": "protected"}, {"l": 3})
+    #: The search is a recursive CTE whose step picks one un-hit individual with a correlated
+    #: LATERAL ... ORDER BY ... LIMIT 1, which Spark cannot plan (it rewrites the LIMIT as an
+    #: unordered row number).
+    engine_capabilities = frozenset({"recursive_lateral_joins"})
+
+    def prepared(self, engine: Engine, relation: Relation, qids: Sequence[str]) -> PrivacyModel:
+        self.check_engine(engine)
+        return self
 
     @property
     def ell(self) -> int:

@@ -130,8 +130,8 @@ class VersionedSwap(Swap):
         runs: set[str] = set()
         for schema in dict.fromkeys([self.names.main.schema, self.names.private]):
             assert schema is not None
-            for row in self.engine.query("publish/versions", schema=schema, prefix=self.prefix):
-                match = version.fullmatch(str(row[0]))
+            for name in self.engine.relations_starting_with(schema, self.prefix):
+                match = version.fullmatch(name)
                 if match and match.group(1) != self.run_id:
                     runs.add(match.group(1))
         return [

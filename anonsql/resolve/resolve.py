@@ -52,6 +52,8 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
 
     dims = quasi_identifiers(spec, types)
     models = build_models(spec)
+    for position, model in enumerate(models):
+        model.check_engine(engine, f"privacy[{position}].{model.name}")
     algorithm.check_models(models)
     algorithm = algorithm.bind(spec, catalog)
     fingerprints = fingerprint_column(spec, models)

@@ -94,17 +94,26 @@ def _template(dialect: str, name: str) -> jinja2.Template:
 class SqlRenderer:
     """Renders templates for one dialect (``duckdb``, ``postgres``, ...)."""
 
-    def __init__(self, dialect: str, defaults: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        dialect: str,
+        defaults: Mapping[str, Any] | None = None,
+        *,
+        overrides: str | None = None,
+    ) -> None:
         self.dialect = dialect
         #: Parameters every template of this engine sees (e.g. ``working_table``).
         self.defaults = dict(defaults or {})
+        #: The suffix of this engine's template overrides (``<name>.<overrides>.sql``): the
+        #: dialect's name unless the engine generates a customized sqlglot dialect.
+        self.overrides = overrides or dialect
 
     def template_names(self, name: str) -> list[str]:
-        return _template_names(self.dialect, name)
+        return _template_names(self.overrides, name)
 
     def render_text(self, name: str, params: Mapping[str, Any]) -> str:
         """Render a template to SQL text in the template dialect (no parsing)."""
-        template = _template(self.dialect, name)
+        template = _template(self.overrides, name)
         try:
             return template.render(**{**self.defaults, **params})
         except jinja2.UndefinedError as err:

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from anonsql.engines import Engine
@@ -122,12 +122,15 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
 
 @pytest.mark.parametrize("name", PRIVACY_MODELS.names())
 def test_sql_query_agrees_with_predicate(engine: Engine, name: str) -> None:
+    from engine_configs import CONFIGS  # not conftest: other folders have a conftest too
+
     cls = PRIVACY_MODELS.get(name)
     # fingerprints are sets of items; a missing item is not part of one (the pipeline refuses it)
     tables = person_tables(null_sa=not cls.reads_fingerprints)
 
     @settings(
-        max_examples=15,
+        max_examples=CONFIGS[engine.name].examples,
+        phases=[p for p in Phase if CONFIGS[engine.name].shrink or p is not Phase.shrink],
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,
@@ -231,6 +234,8 @@ def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) 
 def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: str) -> None:
     """The live views' guard, built from the model's own violation query and its declared
     ``guard`` key, withholds what violates and leaves a relation on which the model holds."""
+    from engine_configs import CONFIGS
+
     from anonsql.layouts.base import guard_stages
     from anonsql.sql import SqlRenderer
     from anonsql.sql.quoting import TEMPLATE_DIALECT
@@ -239,7 +244,8 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
     tables = person_tables(null_sa=not cls.reads_fingerprints)
 
     @settings(
-        max_examples=10,
+        max_examples=min(10, CONFIGS[engine.name].examples),
+        phases=[p for p in Phase if CONFIGS[engine.name].shrink or p is not Phase.shrink],
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,

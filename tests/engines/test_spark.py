@@ -1,0 +1,162 @@
+"""Spark SQL as an engine: the same release as DuckDB, published without transactions.
+
+These tests run in the Spark session of ``make test`` (``ANONSQL_TEST_ENGINES=duckdb,spark``),
+on one local[2] Spark started for the session; elsewhere they are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlglot
+from engine_configs import CONFIGS, selected
+from helpers import load_people, people_spec, snapshot
+
+from anonsql import api
+from anonsql.demo import adult_spec
+from anonsql.engines import DuckDBEngine, Engine
+from anonsql.engines.spark_dialect import DIALECT
+from anonsql.errors import SpecError, VerificationError
+from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.samples import load_adult
+from anonsql.sql import TableName
+
+pytestmark = pytest.mark.skipif(
+    "spark" not in selected(), reason="Spark runs in its own session: ANONSQL_TEST_ENGINES=spark"
+)
+
+
+@pytest.fixture
+def spark(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    engine = CONFIGS["spark"].open(request)
+    try:
+        yield engine
+    finally:
+        engine.close()
+
+
+def release(engine: Engine, names: Any) -> dict[str, Any]:
+    return {
+        "rows": snapshot(engine, names.main),
+        "classes": snapshot(engine, names.classes),
+        "recoding": snapshot(engine, names.recoding),
+    }
+
+
+def test_capabilities_pick_the_versioned_swap(spark: Engine) -> None:
+    assert spark.transactional_ddl is False
+    assert spark.dialect == DIALECT  # sqlglot's Spark with anonsql's corrections
+    assert spark.sql.template_names("x")[0] == "x.spark.sql"
+
+
+def test_same_release_as_duckdb_and_replaced_by_views(spark: Engine, tmp_path: Path) -> None:
+    spec = people_spec(tmp_path, k=5)
+    with DuckDBEngine() as duck:
+        load_people(duck)
+        expected = api.run(spec, engine=duck)
+        expected_release = release(duck, expected.names)
+        expected_metrics = {(m.name, m.attribute): m.value for m in expected.metrics}
+    load_people(spark)
+    result = api.run({**spec, "engine": "spark"}, engine=spark)
+    assert release(spark, result.names) == expected_release
+    assert {(m.name, m.attribute): m.value for m in result.metrics} == pytest.approx(
+        expected_metrics
+    )
+    assert result.certificate["verified"]
+    # the published names are views over one version; a second run swaps in another version
+    assert spark.relation_kind(result.names.main) == "view"
+    first = spark.relations_starting_with("anon", "people__v")
+    api.run({**people_spec(tmp_path, k=7), "engine": "spark"}, engine=spark)
+    second = spark.relations_starting_with("anon", "people__v")
+    assert first and second and not set(first) & set(second)
+    assert api.check_output(spark, "anon.people").holds
+    assert spark.schemas_starting_with("anonsql_work_") == []
+
+
+def test_failed_verification_leaves_the_previous_release(
+    spark: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_people(spark)
+    first = api.run({**people_spec(tmp_path, k=5), "engine": "spark"}, engine=spark)
+    before = snapshot(spark, first.names.main)
+    names_before = spark.relations_starting_with("anon", "")
+    monkeypatch.setattr(KAnonymity, "holds", lambda self, parts: parts.counts >= 1)
+    monkeypatch.setattr(KAnonymity, "min_rows", lambda self: 1)
+    with pytest.raises(VerificationError):
+        api.run({**people_spec(tmp_path, k=5), "engine": "spark"}, engine=spark)
+    assert snapshot(spark, first.names.main) == before
+    assert spark.relations_starting_with("anon", "") == names_before
+
+
+def test_catalog(spark: Engine) -> None:
+    table = load_people(spark)
+    columns = spark.columns(table)
+    assert columns is not None
+    by_name = {c.name: c for c in columns}
+    assert by_name["age"].is_integer and not by_name["city"].is_numeric
+    assert spark.columns(TableName("missing", "main")) is None
+    assert spark.relation_kind(table) == "table"
+    assert spark.relation_kind(TableName("people", "nowhere")) is None
+
+
+def test_database_must_be_a_master_url_or_connect_address() -> None:
+    from anonsql.engines.spark import check_database
+
+    for good in ("local", "local[2]", "local[*]", "spark://h:7077", "yarn", "sc://h:15002"):
+        check_database(good)
+    with pytest.raises(SpecError, match="database"):
+        check_database("host=127.0.0.1 dbname=dw")
+
+
+@pytest.mark.slow
+def test_adult_identical_to_duckdb(spark: Engine) -> None:
+    """Adult, k = 10: the same rows, classes, recoding and metrics as DuckDB (several minutes
+    on a loaded 2-core machine: one Spark job per statement)."""
+    spec = adult_spec(":memory:", k=10)
+    with DuckDBEngine() as duck:
+        load_adult(duck)
+        expected = api.run(spec, engine=duck)
+        expected_release = release(duck, expected.names)
+        expected_metrics = {(m.name, m.attribute): round(m.value, 9) for m in expected.metrics}
+    load_adult(spark)
+    result = api.run({**spec, "engine": "spark"}, engine=spark)
+    assert result.certificate["source_rows"] == 30162
+    got = release(spark, result.names)
+    for key, rows in expected_release.items():
+        assert got[key] == rows, key
+    assert {(m.name, m.attribute): round(m.value, 9) for m in result.metrics} == expected_metrics
+
+
+def test_dialect_corrections_run_on_spark(spark: Engine) -> None:
+    """Ordered ARRAY_AGG keeps its order and row ids are unique on Spark itself."""
+    spark.execute(
+        "CREATE TABLE main.items AS SELECT * FROM VALUES "
+        "(1, 'b', 2), (1, 'a', 3), (1, 'c', 1), (2, 'z', 1) AS t(g, x, k)"
+    )
+    rows = spark.fetchall(
+        spark.sql.generate(
+            sqlglot.parse_one(
+                "SELECT g, ARRAY_AGG(x ORDER BY x) AS by_x, ARRAY_AGG(x ORDER BY k) AS by_k, "
+                "COUNT(DISTINCT id) AS ids FROM (SELECT *, ROW_NUMBER() OVER () AS id "
+                "FROM main.items) AS r GROUP BY g ORDER BY g",
+                read="duckdb",
+            )
+        )
+    )
+    assert [(g, list(by_x), list(by_k), ids) for g, by_x, by_k, ids in rows] == [
+        (1, ["a", "b", "c"], ["c", "b", "a"], 3),
+        (2, ["z"], ["z"], 1),
+    ]
+
+
+def test_a_model_needing_a_missing_capability_is_refused(spark: Engine) -> None:
+    """eir_l_diversity's search cannot run on Spark: refused up front, naming engine and fix."""
+    from anonsql.privacy import PRIVACY_MODELS
+
+    model = PRIVACY_MODELS.get("eir_l_diversity").from_spec({"l": 2, "column": "s"}, key="p")
+    with pytest.raises(SpecError, match="spark engine lacks") as err:
+        model.prepared(spark, TableName("people", "main"), ["age"])
+    assert "recursive_lateral_joins" in str(err.value)
