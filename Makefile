@@ -37,9 +37,9 @@ test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 
 # the conformance suites once more with Spark: every test of tests/conformance and tests/engines
 # parametrized with spark, and the releases compared with DuckDB's (the Adult one is marked slow);
-# one local[2] Spark (one JVM) for the session
+# one local[2] Spark (one JVM) per test worker, two workers
 test-spark: $(VENV)/.spark-installed
-	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q --durations=15 \
+	ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q -n 2 --durations=15 \
 		-k "spark or every_engine" tests/conformance tests/engines
 
 bench: $(VENV)/.installed
