@@ -72,55 +72,20 @@ SELECT "s0" AS code, COUNT(*) AS n
 FROM "anonsql_work_RUN"."rows"
 GROUP BY "s0"
 ORDER BY code;
-CREATE TABLE "anonsql_work_RUN"."vectors" AS
-SELECT pid, "q0", "q1", "q2", "s0", CAST(COUNT(*) AS BIGINT) AS "rows_n"
-FROM "anonsql_work_RUN"."rows"
-GROUP BY pid, "q0", "q1", "q2", "s0";
-CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."vectors" WHERE FALSE;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 0 AND pid < 20000
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 0 AND pid < 20000
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 0 AND w.pid < 20000
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -128,14 +93,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -144,14 +109,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -162,14 +127,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -177,8 +142,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -187,8 +152,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -199,20 +164,20 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 0 AND w.pid < 20000 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -226,55 +191,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 0 AND w.pid < 20000);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 1 AND pid < 20001
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 1 AND pid < 20001
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 1 AND w.pid < 20001
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -282,14 +216,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -298,14 +232,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -316,14 +250,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -331,8 +265,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -341,8 +275,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -353,20 +287,20 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 1 AND w.pid < 20001 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -380,55 +314,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 1 AND w.pid < 20001);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 3 AND pid < 20003
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 3 AND pid < 20003
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 3 AND w.pid < 20003
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -436,14 +339,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -452,14 +355,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -470,14 +373,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -485,8 +388,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -495,8 +398,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -507,20 +410,20 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 3 AND w.pid < 20003 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -534,55 +437,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 3 AND w.pid < 20003);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 7 AND pid < 20007
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 7 AND pid < 20007
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 7 AND w.pid < 20007
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -590,14 +462,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -606,14 +478,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -624,14 +496,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -639,8 +511,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -649,8 +521,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -661,20 +533,20 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 7 AND w.pid < 20007 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -688,55 +560,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 7 AND w.pid < 20007);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 15 AND pid < 20015
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 15 AND pid < 20015
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 15 AND w.pid < 20015
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -744,14 +585,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -760,14 +601,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -778,14 +619,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -793,8 +634,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -803,8 +644,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -815,20 +656,20 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 15 AND w.pid < 20015 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -842,55 +683,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 15 AND w.pid < 20015);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 31 AND pid < 20031
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 31 AND pid < 20031
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 31 AND w.pid < 20031
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -898,14 +708,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -914,14 +724,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -932,14 +742,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -947,8 +757,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -957,8 +767,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -969,8 +779,8 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
@@ -980,14 +790,14 @@ WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
 ORDER BY ordinal_position;
 CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 31 AND w.pid < 20031 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -1001,55 +811,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 31 AND w.pid < 20031);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 67 AND pid < 20067
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 67 AND pid < 20067
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 67 AND w.pid < 20067
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -1057,14 +836,14 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
@@ -1073,14 +852,14 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -1091,14 +870,14 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "lo0"
   , MAX(w."q0") AS "hi0"
   , MIN(w."q1") AS "lo1"
   , MAX(w."q1") AS "hi1"
   , MIN(w."q2") AS "lo2"
   , MAX(w."q2") AS "hi2"
-FROM "anonsql_work_RUN"."vectors" AS w
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
@@ -1106,8 +885,8 @@ SELECT
   w.pid AS pid,
   0 AS dim,
 CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t0"
 GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
@@ -1116,8 +895,8 @@ SELECT
   w.pid AS pid,
   1 AS dim,
 a.node_id AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 JOIN "anonsql_work_RUN"."ancestors" AS a
   ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
@@ -1128,8 +907,8 @@ SELECT
   w.pid AS pid,
   2 AS dim,
 CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
-w."s0" AS sa,  CAST(SUM(w."rows_n") AS BIGINT) AS n
-FROM "anonsql_work_RUN"."vectors" AS w
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
@@ -1139,14 +918,14 @@ WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
 ORDER BY ordinal_position;
 INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT w.* FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 67 AND w.pid < 20067 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
   SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
     , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
-  FROM "anonsql_work_RUN"."vectors" AS w
+  FROM "anonsql_work_RUN"."rows" AS w
   JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
 ) AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
@@ -1160,55 +939,24 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
     ELSE a.node_id
   END
 UNION ALL
-SELECT w.pid, w."q0", w."q1", w."q2", w."s0", w."rows_n"
-FROM "anonsql_work_RUN"."vectors" AS w
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 67 AND w.pid < 20067);
-DROP TABLE "anonsql_work_RUN"."vectors";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "vectors";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-WITH
-"med0" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q0" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 119 AND pid < 20119
-      GROUP BY pid, "q0"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-),
-"med2" AS (
-  SELECT pid, MIN(v) AS med
-  FROM (
-    SELECT pid, v, SUM(c) OVER (PARTITION BY pid ORDER BY v) AS below, SUM(c) OVER (PARTITION BY pid) AS total
-    FROM (
-      SELECT pid, "q2" AS v, SUM("rows_n") AS c
-      FROM "anonsql_work_RUN"."vectors"
-      WHERE pid >= 119 AND pid < 20119
-      GROUP BY pid, "q2"
-    ) AS vc
-  ) AS cum
-  WHERE 2 * below >= total
-  GROUP BY pid
-)
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
-  CAST(SUM(w."rows_n") AS BIGINT) AS n
+  COUNT(*) AS n
   , MIN(w."q0") AS "min0"
   , MAX(w."q0") AS "max0"
-  , MIN("med0".med) AS "med0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
   , MIN(w."q1") AS "min1"
   , MAX(w."q1") AS "max1"
   , MIN(w."q2") AS "min2"
   , MAX(w."q2") AS "max2"
-  , MIN("med2".med) AS "med2"
-FROM "anonsql_work_RUN"."vectors" AS w
-JOIN "med0" ON "med0".pid = w.pid
-JOIN "med2" ON "med2".pid = w.pid
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 119 AND w.pid < 20119
 GROUP BY w.pid
 ORDER BY w.pid;
@@ -1218,18 +966,11 @@ WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
 ORDER BY ordinal_position;
 INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT * FROM "anonsql_work_RUN"."vectors" WHERE pid >= 119 AND pid < 20119;
-DELETE FROM "anonsql_work_RUN"."vectors" WHERE pid >= 119 AND pid < 20119;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."vectors";
-CREATE TABLE "anonsql_work_RUN"."rows_next" AS
-SELECT v.pid, r."q0", r."q1", r."q2", r."s0"
-FROM "anonsql_work_RUN"."rows" AS r
-JOIN "anonsql_work_RUN"."done" AS v
-  ON v."q0" = r."q0" AND v."q1" = r."q1" AND v."q2" = r."q2" AND v."s0" = r."s0";
-DROP TABLE IF EXISTS "anonsql_work_RUN"."done";
-DROP TABLE IF EXISTS "anonsql_work_RUN"."vectors";
+SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
+DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
+SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
 CREATE TABLE "anonsql_work_RUN"."generalized" AS
 SELECT
   p.pid,
