@@ -68,8 +68,11 @@ def resolve_path(text: str, base_dir: Path, key: str) -> Path:
     else:
         candidates = [base_dir / path, resource_dir("hierarchies") / path]
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # e.g. a name longer than the file system allows: not a file either
+            continue
     tried = ", ".join(str(c) for c in candidates)
     raise SpecError(
         key,

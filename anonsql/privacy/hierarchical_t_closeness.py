@@ -47,8 +47,11 @@ def _find(text: str) -> Path:
     path = Path(text)
     candidates = [path] if path.is_absolute() else [path, resource_dir("hierarchies") / path]
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate.resolve()
+        try:
+            if candidate.is_file():
+                return candidate.resolve()
+        except OSError:  # e.g. a name longer than the file system allows
+            continue
     raise FileNotFoundError(text)
 
 

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from anonsql.errors import SpecError
+
 
 class Role(str, Enum):
     """What a column is to the privacy model."""
@@ -156,6 +158,12 @@ class Spec(_Strict):
             return "one_to_many" if self.person_id else "mondrian"
         if isinstance(self.algorithm, str):
             return self.algorithm
+        if len(self.algorithm) != 1:
+            raise SpecError(
+                "algorithm",
+                f"names {len(self.algorithm)} algorithms",
+                "name one, e.g. `algorithm: mondrian` or `algorithm: {mondrian: {split: loss}}`",
+            )
         return next(iter(self.algorithm))
 
     @property
