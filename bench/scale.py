@@ -2,7 +2,6 @@
 
     python bench/scale.py                          # Adult, 1e6, 1e7 on DuckDB
     python bench/scale.py --rows 0 1e6 1e7 1e8     # and 1e8 rows (out of core; ~40 GB disk)
-    python bench/scale.py --engines duckdb postgres --rows 0 1e6
 
 For each size the data is generated once into a DuckDB file (``bench/synthetic.py``: Adult-like
 rows, 8 QIDs, Adult's hierarchies; ``0`` = the real Adult, 30,162 rows), then the clock starts
@@ -108,8 +107,6 @@ def measure(rows: int, engine: str, algorithm: str, repeat: int, k: int) -> dict
     with tempfile.TemporaryDirectory(prefix="anonsql-scale-") as tmp:
         folder = Path(tmp)
         db, source = prepare_duckdb(folder, rows)
-        if engine != "duckdb":
-            raise SystemExit(f"engine {engine}: use bench/run_one.py --engine (not yet here)")
         spec = bench_spec(str(db), source=source, synthetic=bool(rows), k=k, algorithm=algorithm)
         spec_path = folder / "spec.yaml"
         spec_path.write_text(yaml.safe_dump(spec), encoding="utf-8")
@@ -176,7 +173,6 @@ def child(spec_path: Path, folder: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", nargs="+", type=float, default=[0, 1e6, 1e7])
-    parser.add_argument("--engines", nargs="+", default=["duckdb"])
     parser.add_argument("--algorithms", nargs="+", default=["mondrian"])
     parser.add_argument("--repeat", type=int, default=3, help="runs per size (median)")
     parser.add_argument("--k", type=int, default=10)
@@ -188,10 +184,10 @@ def main() -> None:
         return
     results = []
     for rows in args.rows:
-        for engine in args.engines:
-            for algorithm in args.algorithms:
-                repeat = args.repeat if rows < 1e8 else 1
-                results.append(measure(int(rows), engine, algorithm, repeat, args.k))
+        for algorithm in args.algorithms:
+            repeat = args.repeat if rows < 1e8 else 1
+            # DuckDB only: PostgreSQL and Spark figures come from run_one.py / spark_scale.py
+            results.append(measure(int(rows), "duckdb", algorithm, repeat, args.k))
     load = os.getloadavg()
     lines = [
         BEGIN,
