@@ -84,13 +84,14 @@ def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkS
     for key, value in (conf or {}).items():
         builder = builder.config(key, value)
     try:
-        return builder.getOrCreate()  # type: ignore[no-any-return]
+        session: SparkSession = builder.getOrCreate()
     except Exception as err:  # Java missing, cluster unreachable: Spark's errors vary in type
         raise EngineError(
             f"cannot start Spark for {database}: {type(err).__name__}: {redact(str(err))[:500]}. "
             "Fix: check that Java 17 or newer is installed (java -version) and that the master "
             "or Spark Connect server is reachable"
         ) from None
+    return session
 
 
 class SparkEngine(Engine):
