@@ -103,11 +103,20 @@ def run_process(spec_path: Path, watch: list[Path]) -> dict[str, Any]:
     }
 
 
-def measure(rows: int, engine: str, algorithm: str, repeat: int, k: int) -> dict[str, Any]:
+def measure(
+    rows: int, engine: str, algorithm: str, repeat: int, k: int, memory_limit: str | None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="anonsql-scale-") as tmp:
         folder = Path(tmp)
         db, source = prepare_duckdb(folder, rows)
         spec = bench_spec(str(db), source=source, synthetic=bool(rows), k=k, algorithm=algorithm)
+        if memory_limit:
+            # out of core: DuckDB spills what does not fit to the watched temp folder
+            spec["engine_settings"] = {
+                "memory_limit": memory_limit,
+                "temp_directory": str(folder / "scale.duckdb.tmp"),
+                "preserve_insertion_order": False,
+            }
         spec_path = folder / "spec.yaml"
         spec_path.write_text(yaml.safe_dump(spec), encoding="utf-8")
         runs = []
@@ -132,6 +141,7 @@ def measure(rows: int, engine: str, algorithm: str, repeat: int, k: int) -> dict
     cert = summary["certificate"]
     return {
         "rows": cert.get("source_rows") or rows,
+        "memory_limit": memory_limit,
         "engine": engine,
         "algorithm": algorithm,
         "seconds": statistics.median(r["seconds"] for r in runs),
@@ -150,15 +160,16 @@ def measure(rows: int, engine: str, algorithm: str, repeat: int, k: int) -> dict
 def table(results: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| rows | engine | algorithm | whole process s (median) | runs s | peak RSS MiB "
-        "| temp disk GiB | rounds | statements | classes | NCP % | verified |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| temp disk GiB | memory_limit | rounds | statements | classes | NCP % | verified |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         ncp = r["ncp"]
         lines.append(
             f"| {r['rows']:,} | {r['engine']} | {r['algorithm']} | {r['seconds']:.2f} "
             f"| {', '.join(map(str, r['all_seconds']))} | {r['peak_rss_mib']:.0f} "
-            f"| {r['temp_disk_gib']:.2f} | {r['rounds']} | {r['statements']} "
+            f"| {r['temp_disk_gib']:.2f} | {r.get('memory_limit') or 'default'} "
+            f"| {r['rounds']} | {r['statements']} "
             f"| {r['classes']:,} | {ncp if ncp is None else round(float(ncp), 2)} "
             f"| {r['verified']} |"
         )
@@ -176,6 +187,11 @@ def main() -> None:
     parser.add_argument("--algorithms", nargs="+", default=["mondrian"])
     parser.add_argument("--repeat", type=int, default=3, help="runs per size (median)")
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument(
+        "--memory-limit",
+        default="3GB",
+        help="DuckDB memory_limit (and a temp folder) for sizes of 1e8 rows and more",
+    )
     parser.add_argument("--write", action="store_true", help="replace the section of BENCHMARKS.md")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -187,7 +203,8 @@ def main() -> None:
         for algorithm in args.algorithms:
             repeat = args.repeat if rows < 1e8 else 1
             # DuckDB only: PostgreSQL and Spark figures come from run_one.py / spark_scale.py
-            results.append(measure(int(rows), "duckdb", algorithm, repeat, args.k))
+            limit = args.memory_limit if rows >= 1e8 else None
+            results.append(measure(int(rows), "duckdb", algorithm, repeat, args.k, limit))
     load = os.getloadavg()
     lines = [
         BEGIN,

@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 from scipy import sparse
 
@@ -259,6 +258,8 @@ def build_individuals(
             raise _varying(name)
         codes[:, i] = first
         cat_domains.append(domain)
+    import pandas as pd  # imported when used: most runs never need it
+
     sa_codes, sa_values = pd.factorize(
         pd.Series(list(np.asarray(sensitive, dtype=object)), dtype=object),
         sort=True,

@@ -37,7 +37,6 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field, model_validator
@@ -50,13 +49,15 @@ from anonsql.algorithms.base import (
     ProgressCallback,
 )
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.mondrian import columnar as col
+from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
 from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.split_choice import (
     LossModel,
     SplitChooser,
     SplitRule,
-    ranges_frame,
+    ranges_rows,
 )
 from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.parts import parts_table
@@ -266,9 +267,7 @@ class _MondrianRun:
         chosen = (
             self._choose(stats, pid, n, splittable, widths, params) if splittable.any() else None
         )
-        split_pids = (
-            np.zeros(0, np.int64) if chosen is None else chosen["pid"].unique().astype(np.int64)
-        )
+        split_pids = np.zeros(0, np.int64) if chosen is None else np.unique(chosen["pid"])
         final = ~np.isin(pid, split_pids)
         self._write_final(stats, final, suppressed)
         self._rewrite(chosen, params, pid, window)
@@ -320,7 +319,7 @@ class _MondrianRun:
         splittable: BoolArray,
         widths: FloatArray,
         params: dict[int, pa.Array],
-    ) -> pd.DataFrame | None:
+    ) -> Rows | None:
         e, t = self.engine, self.t
         rows = splittable.any(axis=1)
         columns: dict[str, pa.Array] = {"pid": pa.array(pid[rows], pa.int64())}
@@ -367,8 +366,8 @@ class _MondrianRun:
             widths * self.weights,  # the widest rule's preference (FD-aware when weighted)
             budget=budget,
             chooser=self.chooser,
-            ranges=None if ranges is None else ranges_frame(ranges, self.dims),
-            parent_loss=pd.Series(n * widths.sum(axis=1), index=pid),
+            ranges=None if ranges is None else ranges_rows(ranges, self.dims),
+            parent_loss=n * widths.sum(axis=1),
         )
         self.suppressed_rows += suppressed
         return chosen
@@ -395,46 +394,43 @@ class _MondrianRun:
 
     def _rewrite(
         self,
-        chosen: pd.DataFrame | None,
+        chosen: Rows | None,
         params: dict[int, pa.Array],
         pid: IntArray,
         window: tuple[int, int],
     ) -> None:
         e, t = self.engine, self.t
-        if chosen is None or chosen.empty:
+        if chosen is None or len(chosen) == 0:
             # nothing in the window splits: all its partitions are final
             e.run("mondrian/finish_window", done=t["done"], work=self.work, window=window)
             return
-        chosen = chosen.sort_values(["pid", "part", "bin"], kind="stable")
-        parts = chosen[["pid", "part", "suppressed"]].drop_duplicates(["pid", "part"])
-        parts = parts.assign(
-            new_pid=np.arange(self.next_pid, self.next_pid + len(parts), dtype=np.int64)
-        )
-        self.next_pid += len(parts)
-        self.suppressed_pids.update(parts.loc[parts["suppressed"].astype(bool), "new_pid"].tolist())
-        decisions = chosen.merge(parts[["pid", "part", "new_pid"]], on=["pid", "part"])
-        split = chosen[["pid", "dim"]].drop_duplicates("pid")
+        chosen = chosen.take(col.order_by(chosen["pid"], chosen["part"], chosen["bin"]))
+        part_key = col.codes(chosen["pid"], chosen["part"])
+        first = col.starts(part_key)  # sorted by (pid, part): a part's rows are adjacent
+        new_pid = np.arange(self.next_pid, self.next_pid + int(first.sum()), dtype=np.int64)
+        self.next_pid += new_pid.shape[0]
+        self.suppressed_pids.update(new_pid[chosen["suppressed"][first].astype(bool)].tolist())
+        split = chosen.take(col.starts(chosen["pid"]))
         depth = np.zeros(len(split), np.int64)
         if len(split):
-            index = pd.Series(np.arange(len(pid)), index=pid)
-            position = index.loc[split["pid"].to_numpy()].to_numpy()
+            position = col.lookup((split["pid"],), (pid,))
             for d in self.categorical:
-                sel = split["dim"].to_numpy() == d.index
+                sel = split["dim"] == d.index
                 depth[sel] = params[d.index].to_numpy(zero_copy_only=False)[position[sel]]
         self._replace(
             "split",
             {
-                "pid": pa.array(split["pid"].to_numpy(np.int64), pa.int64()),
-                "dim": pa.array(split["dim"].to_numpy(np.int64), pa.int32()),
+                "pid": pa.array(split["pid"].astype(np.int64), pa.int64()),
+                "dim": pa.array(split["dim"].astype(np.int64), pa.int32()),
                 "depth": pa.array(depth, pa.int32()),
             },
         )
         self._replace(
             "decisions",
             {
-                "pid": pa.array(decisions["pid"].to_numpy(np.int64), pa.int64()),
-                "bin": pa.array(decisions["bin"].to_numpy(np.int64), pa.int64()),
-                "new_pid": pa.array(decisions["new_pid"].to_numpy(np.int64), pa.int64()),
+                "pid": pa.array(chosen["pid"].astype(np.int64), pa.int64()),
+                "bin": pa.array(chosen["bin"].astype(np.int64), pa.int64()),
+                "new_pid": pa.array(new_pid[col.group_index(first)], pa.int64()),
             },
         )
         e.run(

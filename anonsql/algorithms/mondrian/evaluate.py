@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
+from anonsql.algorithms.mondrian import columnar as col
+from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import BoolArray, IntArray, PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
@@ -53,32 +54,56 @@ class Bins:
         (pid, dim, bin, sa, n) for one sensitive column. With sensitive tables the counts are
         the histograms' row sums, and the count query is not needed.
         """
-        keys = ["pid", "dim", "bin"]
-        frames = {col: t.to_pandas() for col, t in sa_tables.items()}
+        frames = {column: columns_of(t) for column, t in sa_tables.items()}
         if count_table is not None:
-            groups = count_table.to_pandas()
+            groups = columns_of(count_table)
         else:
-            first = next(iter(frames.values()))
-            groups = first.groupby(keys, as_index=False, sort=False)["n"].sum()
-        groups = groups.sort_values(keys, kind="stable").reset_index(drop=True)
-        groups["g"] = np.arange(len(groups), dtype=np.int64)
-        histograms: dict[str, Histogram] = {}
+            groups = _summed(next(iter(frames.values())))
+        groups = groups.take(col.order_by(groups["pid"], groups["dim"], groups["bin"]))
         by_column = {s.column: s for s in sensitive}
-        for column, frame in frames.items():
-            merged = frame.merge(groups[[*keys, "g"]], on=keys, how="left", validate="many_to_one")
-            histograms[column] = hist.from_triples(
-                merged["g"].to_numpy(np.int64),
-                merged["sa"].to_numpy(np.int64),
-                merged["n"].to_numpy(np.int64),
-                (len(groups), by_column[column].distinct),
-            )
         return cls(
-            pid=groups["pid"].to_numpy(np.int64),
-            dim=groups["dim"].to_numpy(np.int64),
-            bin=groups["bin"].to_numpy(np.int64),
-            counts=groups["n"].to_numpy(np.int64),
-            histograms=histograms,
+            pid=groups["pid"],
+            dim=groups["dim"],
+            bin=groups["bin"],
+            counts=groups["n"],
+            histograms={
+                column: triples(groups, frame, "n", by_column[column].distinct)
+                for column, frame in frames.items()
+            },
         )
+
+
+def columns_of(table: pa.Table) -> Rows:
+    """A query result's columns as int64 arrays."""
+    return Rows(
+        {name: table.column(name).to_numpy().astype(np.int64) for name in table.column_names}
+    )
+
+
+def _summed(frame: Rows) -> Rows:
+    """(pid, dim, bin, n) with ``n`` summed over each key."""
+    key = col.codes(frame["pid"], frame["dim"], frame["bin"])
+    first = col.first_occurrences(key)
+    n = np.zeros(first.shape[0], np.int64)
+    slot = np.empty(int(key.max(initial=-1)) + 1, np.int64)
+    slot[key[first]] = np.arange(first.shape[0], dtype=np.int64)
+    np.add.at(n, slot[key], frame["n"])
+    return Rows(
+        {
+            "pid": frame["pid"][first],
+            "dim": frame["dim"][first],
+            "bin": frame["bin"][first],
+            "n": n,
+        }
+    )
+
+
+def triples(groups: Rows, frame: Rows, count: str, width: int) -> Histogram:
+    """The histogram over ``groups`` (sorted bins) of a (pid, dim, bin, sa, ``count``) result."""
+    g = col.lookup(
+        (frame["pid"], frame["dim"], frame["bin"]), (groups["pid"], groups["dim"], groups["bin"])
+    )
+    return hist.from_triples(g, frame["sa"], frame[count], (len(groups), width))
 
 
 class PartEvaluator:
@@ -200,7 +225,3 @@ class PartEvaluator:
                 c: hist.prefix_sums(h, order, starts) for c, h in bins.set_histograms.items()
             },
         )
-
-
-def frame_of(bins: Bins) -> pd.DataFrame:
-    return pd.DataFrame({"pid": bins.pid, "dim": bins.dim, "bin": bins.bin, "n": bins.counts})

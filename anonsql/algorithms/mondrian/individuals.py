@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
-from anonsql.algorithms.mondrian.evaluate import Bins
+from anonsql.algorithms.mondrian import columnar as col
+from anonsql.algorithms.mondrian.evaluate import Bins, columns_of, triples
 from anonsql.engines import Engine
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import PartStats
@@ -98,29 +98,17 @@ class IndividualAggregates:
         counts = engine.query_arrow("mondrian/candidates", sa=None, records=True, **common)
         by_value = engine.query_arrow("mondrian/candidate_values", values=self.values, **common)
         by_set = engine.query_arrow("mondrian/candidates", sa="set_id", **common)
-        keys = ["pid", "dim", "bin"]
-        groups = counts.to_pandas().sort_values(keys, kind="stable").reset_index(drop=True)
-        groups["g"] = np.arange(len(groups), dtype=np.int64)
-
-        def triples(table: pa.Table, count: str, width: int) -> Histogram:
-            frame = table.to_pandas().merge(
-                groups[[*keys, "g"]], on=keys, how="left", validate="many_to_one"
-            )
-            return hist.from_triples(
-                frame["g"].to_numpy(np.int64),
-                frame["sa"].to_numpy(np.int64),
-                frame[count].to_numpy(np.int64),
-                (len(groups), width),
-            )
-
+        groups = columns_of(counts)
+        groups = groups.take(col.order_by(groups["pid"], groups["dim"], groups["bin"]))
+        values, sets = columns_of(by_value), columns_of(by_set)
         return Bins(
-            pid=groups["pid"].to_numpy(np.int64),
-            dim=groups["dim"].to_numpy(np.int64),
-            bin=groups["bin"].to_numpy(np.int64),
-            counts=groups["n"].to_numpy(np.int64),
-            histograms={self.column: triples(by_value, "n", self.codes)},
-            records=groups["records"].to_numpy(np.int64),
-            max_records=groups["max_records"].to_numpy(np.int64),
-            record_histograms={self.column: triples(by_value, "records", self.codes)},
-            set_histograms={self.column: triples(by_set, "n", self.sets)},
+            pid=groups["pid"],
+            dim=groups["dim"],
+            bin=groups["bin"],
+            counts=groups["n"],
+            histograms={self.column: triples(groups, values, "n", self.codes)},
+            records=groups["records"],
+            max_records=groups["max_records"],
+            record_histograms={self.column: triples(groups, values, "records", self.codes)},
+            set_histograms={self.column: triples(groups, sets, "n", self.sets)},
         )

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.mondrian import columnar as col
+from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.privacy.base import FloatArray, IntArray
 from anonsql.workspace import Dimension
 
@@ -60,10 +61,10 @@ class LossModel:
         return n.astype(np.float64) * total
 
 
-def ranges_frame(table: pa.Table, dims: Sequence[Dimension]) -> pd.DataFrame:
-    """The ``mondrian/bin_ranges`` result as a frame keyed by (pid, dim, bin), floats for
-    numeric bounds and int64 leaf ranks for categorical ones."""
-    columns: dict[str, object] = {
+def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
+    """The ``mondrian/bin_ranges`` result keyed by (pid, dim, bin), floats for numeric bounds
+    and int64 leaf ranks for categorical ones."""
+    columns: dict[str, col.Column] = {
         "pid": table.column("pid").to_numpy().astype(np.int64),
         "dim": table.column("dim").to_numpy().astype(np.int64),
         "bin": table.column("bin").to_numpy().astype(np.int64),
@@ -76,7 +77,7 @@ def ranges_frame(table: pa.Table, dims: Sequence[Dimension]) -> pd.DataFrame:
             columns[name] = (
                 table.column(name).cast(pa.float64()).to_numpy(zero_copy_only=False).astype(kind)
             )
-    return pd.DataFrame(columns)
+    return Rows(columns)
 
 
 class SplitChooser:
@@ -90,72 +91,97 @@ class SplitChooser:
         """Whether a round needs the per-bin ranges: for the loss rule, or to price suppression."""
         return self.rule == "loss" or budget > 0
 
-    def candidate_loss(
-        self, table: pd.DataFrame, assign: pd.DataFrame, ranges: pd.DataFrame
-    ) -> pd.Series:
-        """Loss of each candidate split (indexed by ``cand``): kept parts' NCP times rows plus
-        suppressed rows times the number of quasi-identifiers."""
-        rows = assign.merge(table[["cand", "pid", "dim"]], on="cand").merge(
-            ranges, on=["pid", "dim", "bin"], how="inner"
+    def candidate_loss(self, table: Rows, assign: Rows, ranges: Rows) -> FloatArray:
+        """Loss of each candidate split (aligned with ``table``; infinite where no bin of it has
+        a range): kept parts' NCP times rows plus suppressed rows times the number of
+        quasi-identifiers."""
+        owner = col.lookup((assign["cand"],), (table["cand"],))
+        bound = col.lookup(
+            (table["pid"][owner], table["dim"][owner], assign["bin"]),
+            (ranges["pid"], ranges["dim"], ranges["bin"]),
         )
-        spec: dict[str, tuple[str, str]] = {"n": ("n", "sum"), "suppressed": ("suppressed", "max")}
+        keep = bound >= 0
+        owner, bound = owner[keep], bound[keep]
+        part_key = col.codes(owner, assign["part"][keep])
+        # parts in the order they first appear, each candidate's parts summed in that order
+        firsts = col.first_occurrences(part_key)
+        part_of = np.empty(int(part_key.max(initial=-1)) + 1, np.int64)
+        part_of[part_key[firsts]] = np.arange(firsts.shape[0], dtype=np.int64)
+        member = part_of[part_key]
+        parts = firsts.shape[0]
+        n = np.bincount(member, weights=ranges["n"][bound], minlength=parts).astype(np.int64)
+        suppressed = np.zeros(parts, bool)
+        np.logical_or.at(suppressed, member, assign["suppressed"][keep].astype(bool))
+        lo: dict[int, FloatArray] = {}
+        hi: dict[int, FloatArray] = {}
         for d in self.losses.dims:
-            spec[f"lo{d.index}"] = (f"lo{d.index}", "min")
-            spec[f"hi{d.index}"] = (f"hi{d.index}", "max")
-        parts = rows.groupby(["cand", "part"], sort=False).agg(**spec).reset_index()
-        n = parts["n"].to_numpy(np.int64)
-        kept = self.losses.loss(
-            n,
-            {d.index: parts[f"lo{d.index}"].to_numpy() for d in self.losses.dims},
-            {d.index: parts[f"hi{d.index}"].to_numpy() for d in self.losses.dims},
-        )
-        suppressed = parts["suppressed"].to_numpy(bool)
+            low = ranges[f"lo{d.index}"][bound]
+            high = ranges[f"hi{d.index}"][bound]
+            lo[d.index] = np.full(parts, np.inf if d.is_numeric else np.iinfo(np.int64).max)
+            hi[d.index] = np.full(parts, -np.inf if d.is_numeric else np.iinfo(np.int64).min)
+            lo[d.index] = lo[d.index].astype(low.dtype)
+            hi[d.index] = hi[d.index].astype(high.dtype)
+            np.minimum.at(lo[d.index], member, low)
+            np.maximum.at(hi[d.index], member, high)
+        kept = self.losses.loss(n, lo, hi)
         part_loss = np.where(suppressed, n * float(len(self.losses.dims)), kept)
-        return pd.Series(part_loss, index=parts["cand"].to_numpy()).groupby(level=0).sum()
+        loss = np.full(len(table), np.inf)
+        part_owner = owner[firsts]
+        cands = np.unique(part_owner)
+        sums = col.kahan_sums(part_loss, col.lookup((part_owner,), (cands,)), cands.shape[0])
+        loss[cands] = sums
+        return loss
 
     def pick(
         self,
-        table: pd.DataFrame,
-        assign: pd.DataFrame,
-        ranges: pd.DataFrame | None,
-        parent_loss: pd.Series | None,
+        table: Rows,
+        assign: Rows,
+        ranges: Rows | None,
+        parent_loss: FloatArray | None,
         budget: int,
-    ) -> tuple[pd.DataFrame, int]:
+    ) -> tuple[Rows, int]:
         """The picked candidates (rows of ``table``) and the rows they suppress.
 
         ``table`` has one row per candidate (cand, pid, dim, valid, cost, balance, width);
-        ``parent_loss`` maps a pid to its current loss (needed when ``ranges`` is given).
+        ``parent_loss`` is each candidate's partition's current loss (needed when ``ranges`` is
+        given).
         """
         if ranges is not None:
-            loss = self.candidate_loss(table, assign, ranges)
-            table = table.assign(loss=table["cand"].map(loss).fillna(np.inf).to_numpy())
-        valid = table[table["valid"]]
+            table = table.with_columns(loss=self.candidate_loss(table, assign, ranges))
+        if parent_loss is not None:
+            table = table.with_columns(parent_loss=parent_loss)
+        valid = table.take(table["valid"].astype(bool))
         if self.rule == "loss":
-            valid = valid.sort_values(
-                ["pid", "loss", "width", "dim", "balance"],
-                ascending=[True, True, False, True, False],
-                kind="stable",
+            order = col.order_by(
+                valid["pid"], valid["loss"], -valid["width"], valid["dim"], -valid["balance"]
             )
         else:
-            valid = valid.sort_values(
-                ["pid", "width", "dim", "balance"],
-                ascending=[True, False, True, False],
-                kind="stable",
-            )
-        picked = valid.drop_duplicates("pid")
+            order = col.order_by(valid["pid"], -valid["width"], valid["dim"], -valid["balance"])
+        valid = valid.take(order)
+        picked = valid.take(col.starts(valid["pid"]))
         if budget <= 0 or ranges is None or parent_loss is None:
             return picked, 0
-        fallback = table[~table["valid"] & (table["cost"] > 0) & ~table["pid"].isin(picked["pid"])]
-        gain = fallback["pid"].map(parent_loss).to_numpy() - fallback["loss"].to_numpy()
-        fallback = fallback.assign(gain=gain)
-        fallback = fallback[fallback["gain"] > _EPSILON]
-        fallback = fallback.assign(rate=fallback["gain"] / fallback["cost"])
-        fallback = fallback.sort_values(
-            ["pid", "rate", "cost", "dim"], ascending=[True, False, True, True], kind="stable"
-        ).drop_duplicates("pid")
-        fallback = fallback.sort_values(["rate", "pid"], ascending=[False, True], kind="stable")
-        accepted = fallback[fallback["cost"].cumsum() <= budget]
-        return pd.concat([picked, accepted]), int(accepted["cost"].sum())
+        fallback = table.take(
+            ~table["valid"].astype(bool)
+            & (table["cost"] > 0)
+            & ~np.isin(table["pid"], picked["pid"])
+        )
+        gain = fallback["parent_loss"] - fallback["loss"]
+        fallback = fallback.with_columns(gain=gain).take(gain > _EPSILON)
+        fallback = fallback.with_columns(rate=fallback["gain"] / fallback["cost"])
+        fallback = fallback.take(
+            col.order_by(fallback["pid"], -fallback["rate"], fallback["cost"], fallback["dim"])
+        )
+        fallback = fallback.take(col.starts(fallback["pid"]))
+        fallback = fallback.take(col.order_by(-fallback["rate"], fallback["pid"]))
+        accepted = fallback.take(np.cumsum(fallback["cost"]) <= budget)
+        if len(accepted) == 0:
+            return picked, 0
+        common = [name for name in picked.columns if name in accepted.columns]
+        both = Rows.concat(
+            [Rows({c: picked[c] for c in common}), Rows({c: accepted[c] for c in common})]
+        )
+        return both, int(accepted["cost"].sum())
 
 
-__all__ = ["LossModel", "SplitChooser", "SplitRule", "ranges_frame"]
+__all__ = ["LossModel", "SplitChooser", "SplitRule", "ranges_rows"]

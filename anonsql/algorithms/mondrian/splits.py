@@ -12,19 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator, frame_of
+from anonsql.algorithms.mondrian import columnar as col
+from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
 from anonsql.algorithms.mondrian.split_choice import SplitChooser
 from anonsql.privacy.base import FloatArray, IntArray
 
 
-@dataclass
-class _Candidates:
-    """Candidate splits: one row per candidate plus its bin -> part assignment."""
+@dataclass(frozen=True)
+class Candidates:
+    """Candidate splits: ``table`` has one row per candidate (cand, pid, dim, valid, cost,
+    balance), ``assign`` one per candidate and bin (cand, bin, part, suppressed)."""
 
-    table: pd.DataFrame  # cand, pid, dim, valid, cost, balance
-    assign: pd.DataFrame  # cand, bin, part, suppressed
+    table: Rows
+    assign: Rows
 
 
 class SplitPlanner:
@@ -49,44 +51,48 @@ class SplitPlanner:
         *,
         budget: int,
         chooser: SplitChooser,
-        ranges: pd.DataFrame | None = None,
-        parent_loss: pd.Series | None = None,
-    ) -> tuple[pd.DataFrame | None, int]:
+        ranges: Rows | None = None,
+        parent_loss: FloatArray | None = None,
+    ) -> tuple[Rows | None, int]:
         """The chosen splits as (pid, dim, bin, part, suppressed) rows, and the rows suppressed.
 
+        ``pid`` and ``widths`` (partitions x dimensions) describe the round's partitions;
         ``chooser`` picks among the candidates; ``ranges`` (per-bin bounds) and ``parent_loss``
-        (each partition's current loss) let it price splits by their information loss."""
-        found = [c for c in (self._numeric(bins), self._categorical(bins)) if not c.table.empty]
+        (each partition's current loss, aligned with ``pid``) let it price splits by their
+        information loss."""
+        found = [c for c in (self._numeric(bins), self._categorical(bins)) if len(c.table)]
         if not found:
             return None, 0
-        table = pd.concat([c.table for c in found], ignore_index=True)
-        assign = pd.concat([c.assign for c in found], ignore_index=True)
-        table = table.astype({"valid": bool, "cost": np.int64})
-        width_of = pd.DataFrame(widths, columns=range(widths.shape[1]))
-        width_of["pid"] = pid
-        long = width_of.melt(id_vars="pid", var_name="dim", value_name="width")
-        long["dim"] = long["dim"].astype(np.int64)
-        table = table.merge(long, on=["pid", "dim"], how="left")
-        picked, suppressed = chooser.pick(table, assign, ranges, parent_loss, budget)
-        if picked.empty:
+        table = Rows.concat([c.table for c in found])
+        assign = Rows.concat([c.assign for c in found])
+        position = col.lookup((table["pid"],), (pid,))
+        table = table.with_columns(width=widths[position, table["dim"]])
+        parent = None if parent_loss is None else parent_loss[position]
+        picked, suppressed = chooser.pick(table, assign, ranges, parent, budget)
+        if len(picked) == 0:
             return None, suppressed
-        return assign.merge(picked[["cand", "pid", "dim"]], on="cand"), suppressed
-
-    def _numeric(self, bins: Bins) -> _Candidates:
-        frame = frame_of(bins)
-        frame["row"] = np.arange(len(frame))
-        frame = frame[frame["dim"].isin(self.numeric)]
-        if frame.empty:
-            return _empty_candidates()
-        idx = frame.pivot(index=["pid", "dim"], columns="bin", values="row").reindex(
-            columns=[-1, 0, 1]
+        row = col.lookup((assign["cand"],), (picked["cand"],))
+        keep = row >= 0
+        chosen = assign.take(keep).with_columns(
+            pid=picked["pid"][row[keep]], dim=picked["dim"][row[keep]]
         )
-        pairs = idx.index.to_frame(index=False)
-        lt, eq, gt = (idx[b].fillna(-1).to_numpy(np.int64) for b in (-1, 0, 1))
+        return chosen, suppressed
+
+    def _numeric(self, bins: Bins) -> Candidates:
+        rows = np.nonzero(np.isin(bins.dim, self.numeric))[0].astype(np.int64)
+        if rows.shape[0] == 0:
+            return _empty_candidates()
+        rows = rows[col.order_by(bins.pid[rows], bins.dim[rows], bins.bin[rows])]
+        first = col.starts(col.codes(bins.pid[rows], bins.dim[rows]))
+        pair = col.group_index(first)
+        npairs = int(first.sum())
+        slot = np.full((npairs, 3), -1, np.int64)  # the bin -1 / 0 / 1 row of each pair
+        slot[pair, bins.bin[rows] + 1] = rows
+        pair_pid, pair_dim = bins.pid[rows[first]], bins.dim[rows[first]]
+        lt, eq, gt = slot[:, 0], slot[:, 1], slot[:, 2]
         # parts per pair: A = (lt+eq | gt), B = (lt | eq+gt)
         layout = [(0, [lt, eq]), (1, [gt]), (2, [lt]), (3, [eq, gt])]
         members, owners = [], []
-        npairs = len(pairs)
         for part, sources in layout:
             for src in sources:
                 ok = src >= 0
@@ -98,7 +104,7 @@ class SplitPlanner:
         holds = self.evaluator.holds(stats).reshape(npairs, 4)
         size = stats.counts.reshape(npairs, 4)
         nonempty = size > 0
-        rows = []
+        tables = []
         assigns = []
         for variant, (left, right) in enumerate(((0, 1), (2, 3))):
             both = nonempty[:, left] & nonempty[:, right]
@@ -108,95 +114,88 @@ class SplitPlanner:
             fail_right = both & holds[:, left] & ~holds[:, right]
             cost = np.where(fail_left, size[:, left], np.where(fail_right, size[:, right], 0))
             cand = self._new_cand_ids(npairs)
-            rows.append(
-                pd.DataFrame(
+            tables.append(
+                Rows(
                     {
                         "cand": cand,
-                        "pid": pairs["pid"].to_numpy(),
-                        "dim": pairs["dim"].to_numpy(),
+                        "pid": pair_pid,
+                        "dim": pair_dim,
                         "valid": valid,
-                        "cost": cost,
-                        "balance": np.minimum(size[:, left], size[:, right]),
+                        "cost": cost.astype(np.int64),
+                        "balance": np.minimum(size[:, left], size[:, right]).astype(np.int64),
                     }
                 )
             )
             eq_part = 0 if variant == 0 else 1
-            for b, part in ((-1, 0), (0, eq_part), (1, 1)):
-                src = {-1: lt, 0: eq, 1: gt}[b] >= 0
-                supp = np.where(part == 0, fail_left, fail_right)
+            for b, part, src_rows in ((-1, 0, lt), (0, eq_part, eq), (1, 1, gt)):
+                present = src_rows >= 0
+                supp = fail_left if part == 0 else fail_right
+                count = int(present.sum())
                 assigns.append(
-                    pd.DataFrame(
-                        {"cand": cand[src], "bin": b, "part": part, "suppressed": supp[src]}
+                    Rows(
+                        {
+                            "cand": cand[present],
+                            "bin": np.full(count, b, np.int64),
+                            "part": np.full(count, part, np.int64),
+                            "suppressed": supp[present],
+                        }
                     )
                 )
-        return _Candidates(
-            pd.concat(rows, ignore_index=True), pd.concat(assigns, ignore_index=True)
-        )
+        return Candidates(Rows.concat(tables), Rows.concat(assigns))
 
-    def _categorical(self, bins: Bins) -> _Candidates:
-        frame = frame_of(bins)
-        frame["row"] = np.arange(len(frame))
-        frame = frame[frame["dim"].isin(self.categorical)].copy()
-        if frame.empty:
+    def _categorical(self, bins: Bins) -> Candidates:
+        rows = np.nonzero(np.isin(bins.dim, self.categorical))[0].astype(np.int64)
+        if rows.shape[0] == 0:
             return _empty_candidates()
-        rows = frame["row"].to_numpy(np.int64)
-        frame["ok"] = self.evaluator.holds(self.evaluator.bin_stats(bins, rows))
+        ok_of = np.zeros(len(bins), bool)
+        ok_of[rows] = self.evaluator.holds(self.evaluator.bin_stats(bins, rows))
         # invalid children first, then valid ones smallest first: prefixes are the pooled part
-        frame = frame.sort_values(["pid", "dim", "ok", "n", "bin"], kind="stable").reset_index(
-            drop=True
-        )
-        frame["pos"] = frame.groupby(["pid", "dim"], sort=False).cumcount()
-        pair = frame.groupby(["pid", "dim"], sort=False)
-        frame["r"] = pair["bin"].transform("size")
-        frame["bad"] = ~frame["ok"]
-        frame["nbad"] = pair["bad"].transform("sum")
-        starts = np.nonzero(frame["pos"].to_numpy() == 0)[0]
-        order = frame["row"].to_numpy(np.int64)
-        pooled_ok = np.zeros(len(frame), bool)
+        rows = rows[
+            col.order_by(
+                bins.pid[rows], bins.dim[rows], ok_of[rows], bins.counts[rows], bins.bin[rows]
+            )
+        ]
+        pid, dim, n, ok = bins.pid[rows], bins.dim[rows], bins.counts[rows], ok_of[rows]
+        first = col.starts(col.codes(pid, dim))
+        pair = col.group_index(first)
+        pos = col.rank_in_group(first)
+        r = np.bincount(pair)[pair]
+        nbad = np.bincount(pair, weights=(~ok).astype(np.float64)).astype(np.int64)[pair]
+        pooled_ok = np.zeros(rows.shape[0], bool)
         if not self.strict:
-            prefix = self.evaluator.prefix_stats(bins, order, starts)
+            prefix = self.evaluator.prefix_stats(bins, rows, np.nonzero(first)[0])
             pooled_ok = self.evaluator.holds(prefix)
-        pos = frame["pos"].to_numpy()
-        r = frame["r"].to_numpy()
-        nbad = frame["nbad"].to_numpy()
         usable = pooled_ok & (nbad > 0) & (pos >= nbad - 1) & (pos <= r - 2)
-        frame["cut"] = np.where(usable, pos, np.iinfo(np.int64).max)
-        cut = frame.groupby(["pid", "dim"], sort=False)["cut"].transform("min").to_numpy()
-        has_cut = cut < np.iinfo(np.int64).max
-        valid_pair = (nbad == 0) & (r >= 2) | has_cut
+        never = np.iinfo(np.int64).max
+        cut = col.segment_reduce(np.minimum, np.where(usable, pos, never), first)[pair]
+        has_cut = cut < never
+        valid_pair = ((nbad == 0) & (r >= 2)) | has_cut
         # suppression fallback: drop the invalid children, keep each valid child
-        bad_rows = np.where(~frame["ok"].to_numpy(), frame["n"].to_numpy(), 0)
-        frame["bad_rows"] = bad_rows
-        cost = frame.groupby(["pid", "dim"], sort=False)["bad_rows"].transform("sum").to_numpy()
+        cost = col.segment_reduce(np.add, np.where(~ok, n, 0), first)[pair]
         supp_possible = (nbad > 0) & (r - nbad >= 1) & ~valid_pair
-        key = frame[["pid", "dim"]].drop_duplicates().reset_index(drop=True)
-        cand_ids = self._new_cand_ids(len(key))
-        key["cand"] = cand_ids
-        frame = frame.merge(key, on=["pid", "dim"], how="left")
-        first = frame["pos"].to_numpy() == 0
-        table = pd.DataFrame(
+        cand = self._new_cand_ids(int(first.sum()))[pair]
+        table = Rows(
             {
-                "cand": frame["cand"].to_numpy()[first],
-                "pid": frame["pid"].to_numpy()[first],
-                "dim": frame["dim"].to_numpy()[first],
+                "cand": cand[first],
+                "pid": pid[first],
+                "dim": dim[first],
                 "valid": valid_pair[first],
-                "cost": np.where(supp_possible, cost, 0)[first],
-                "balance": frame["n"].to_numpy()[first],
+                "cost": np.where(supp_possible, cost, 0)[first].astype(np.int64),
+                "balance": n[first].astype(np.int64),
             }
         )
         pooled = has_cut & (pos <= cut)
-        ok = frame["ok"].to_numpy()
         # part 0 is the pooled part (or the suppressed invalid children); others one per child
         part = np.where(pooled | (~valid_pair & ~ok), 0, pos + 1)
-        assign = pd.DataFrame(
+        assign = Rows(
             {
-                "cand": frame["cand"].to_numpy(),
-                "bin": frame["bin"].to_numpy(),
-                "part": part,
+                "cand": cand,
+                "bin": bins.bin[rows],
+                "part": part.astype(np.int64),
                 "suppressed": ~valid_pair & ~ok,
             }
         )
-        return _Candidates(table, assign)
+        return Candidates(table, assign)
 
     def _new_cand_ids(self, count: int) -> IntArray:
         start = self._cand_counter
@@ -204,8 +203,19 @@ class SplitPlanner:
         return np.arange(start, start + count, dtype=np.int64)
 
 
-def _empty_candidates() -> _Candidates:
-    return _Candidates(
-        pd.DataFrame({"cand": [], "pid": [], "dim": [], "valid": [], "cost": [], "balance": []}),
-        pd.DataFrame({"cand": [], "bin": [], "part": [], "suppressed": []}),
+def _empty_candidates() -> Candidates:
+    empty_int = np.zeros(0, np.int64)
+    empty_bool = np.zeros(0, bool)
+    return Candidates(
+        Rows(
+            {
+                "cand": empty_int,
+                "pid": empty_int,
+                "dim": empty_int,
+                "valid": empty_bool,
+                "cost": empty_int,
+                "balance": empty_int,
+            }
+        ),
+        Rows({"cand": empty_int, "bin": empty_int, "part": empty_int, "suppressed": empty_bool}),
     )

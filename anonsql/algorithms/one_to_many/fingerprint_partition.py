@@ -23,15 +23,18 @@ buckets whose leftover needs members, at most ``k`` members' gains per donor sub
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 
 from anonsql.algorithms.base import ProgressCallback
 from anonsql.privacy.base import IntArray
 from anonsql.workspace import Workspace
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -58,6 +61,7 @@ def plan_round(
     members go to, how many of them go to the leftover instead, whether their items are
     expanded) and the next free id.
     """
+    import pandas as pd  # imported when used: most runs never need it
     frame = sizes.sort_values(["bucket", "subset"], kind="stable").reset_index(drop=True)
     n = frame["n"].to_numpy(np.int64)
     small = n < k
@@ -107,6 +111,7 @@ def _top_up(
     nodes), since expanding its other nodes keeps every sub-bucket at ``k`` or more and can
     only lower the loss (INFORMS, l = 5: SA-NCP 4.34 -> 4.25 % at k = 2, unchanged for k >= 25).
     """
+    import pandas as pd  # imported when used: most runs never need it
     position = pd.DataFrame(
         {"bucket": frame["bucket"].to_numpy(np.int64), "subset": frame["subset"].to_numpy()}
     ).reset_index()
@@ -149,6 +154,7 @@ def _top_up(
 def donor_limits(sizes: pd.DataFrame, k: int) -> pd.DataFrame:
     """Sub-buckets that may give members to a leftover below ``k``, with how many of their
     least-gain members the balancing may need to see: ``min(n - k, k - leftover)``."""
+    import pandas as pd  # imported when used: most runs never need it
     n = sizes["n"].to_numpy(np.int64)
     bucket = sizes["bucket"].to_numpy(np.int64)
     leftover = pd.Series(np.where(n < k, n, 0)).groupby(bucket).transform("sum")
