@@ -62,6 +62,7 @@ def plan_round(
     expanded) and the next free id.
     """
     import pandas as pd  # imported when used: most runs never need it
+
     frame = sizes.sort_values(["bucket", "subset"], kind="stable").reset_index(drop=True)
     n = frame["n"].to_numpy(np.int64)
     small = n < k
@@ -112,6 +113,7 @@ def _top_up(
     only lower the loss (INFORMS, l = 5: SA-NCP 4.34 -> 4.25 % at k = 2, unchanged for k >= 25).
     """
     import pandas as pd  # imported when used: most runs never need it
+
     position = pd.DataFrame(
         {"bucket": frame["bucket"].to_numpy(np.int64), "subset": frame["subset"].to_numpy()}
     ).reset_index()
@@ -155,6 +157,7 @@ def donor_limits(sizes: pd.DataFrame, k: int) -> pd.DataFrame:
     """Sub-buckets that may give members to a leftover below ``k``, with how many of their
     least-gain members the balancing may need to see: ``min(n - k, k - leftover)``."""
     import pandas as pd  # imported when used: most runs never need it
+
     n = sizes["n"].to_numpy(np.int64)
     bucket = sizes["bucket"].to_numpy(np.int64)
     leftover = pd.Series(np.where(n < k, n, 0)).groupby(bucket).transform("sum")
