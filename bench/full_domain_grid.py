@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from sections import replace_section  # noqa: E402
+
 KS = (2, 5, 10, 25, 50, 100)
 LIMITS = (0.0, 0.01, 0.05)
 #: Top-Down Greedy (Xu et al., KDD 2006) on this setup, NCP % (issue 16's figures).
 TOP_DOWN_GREEDY = {2: 3.24, 5: 8.13, 10: 13.50, 25: 23.29, 50: 31.80, 100: 43.20}
-BEGIN, END = "<!-- k-grid:begin -->", "<!-- k-grid:end -->"
 
 
 def run(*args: str) -> dict[str, Any]:
@@ -52,7 +55,6 @@ def main() -> None:
     args = parser.parse_args()
     fd_head = " | ".join(f"full-domain {p:.0%}" for p in LIMITS)
     lines = [
-        BEGIN,
         f"Produced by `python bench/full_domain_grid.py` on {dt.date.today().isoformat()}; load "
         f"average at the start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores. Cells: NCP % "
         "(whole `api.run` seconds, rows suppressed). Mondrian at 0 % suppression.",
@@ -76,18 +78,10 @@ def main() -> None:
             f"| {best / loss['ncp']:.2f} | {node} |"
         )
         print(lines[-1], flush=True)
-    lines.append(END)
     text = "\n".join(lines)
     print(text)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        current = path.read_text(encoding="utf-8")
-        if BEGIN in current and END in current:
-            head, rest = current.split(BEGIN, 1)
-            current = head + text + rest.split(END, 1)[1]
-        else:
-            current = current.rstrip("\n") + "\n\n## Adult: the k grid in one run\n\n" + text + "\n"
-        path.write_text(current, encoding="utf-8")
+        replace_section("k-grid", text, "## Adult: the k grid in one run")
 
 
 if __name__ == "__main__":

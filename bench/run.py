@@ -2,7 +2,10 @@
 
     python bench/run.py              # everything (about 16 minutes on 2 cores)
     python bench/run.py --quick      # Adult and 1e5 only
-    python bench/run.py --only-1m    # re-run the 1:M sections, keeping the others as they are
+    python bench/run.py --only-1m    # re-run the 1:M sections only
+
+It writes its own sections of BENCHMARKS.md (between the ``run`` and ``one-to-many`` markers,
+``bench/sections.py``); the other sections are written by their own scripts and left as they are.
 
 Each configuration runs in its own process (bench/run_one.py) so that peak RSS is its own.
 """
@@ -21,6 +24,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from sections import replace_section  # noqa: E402
 
 RESEARCH_MONDRIAN = {2: 7.51, 5: 19.62, 10: 28.52, 25: 36.64, 50: 45.20, 100: 51.14}
 TOP_DOWN_GREEDY = {2: 3.24, 5: 8.13, 10: 13.50, 25: 23.29, 50: 31.80, 100: 43.20}
@@ -122,10 +128,9 @@ def main() -> None:
     parser.add_argument("--only-1m", action="store_true", help="re-run only the 1:M sections")
     parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"))
     args = parser.parse_args()
+    output = Path(args.output)
     if args.only_1m:
-        kept = Path(args.output).read_text(encoding="utf-8").split(ONE_TO_MANY_HEADING)[0]
-        text = kept.rstrip("\n") + "\n\n" + "\n".join(one_to_many_lines(args.quick)) + "\n"
-        Path(args.output).write_text(text, encoding="utf-8")
+        replace_section("one-to-many", "\n".join(one_to_many_lines(args.quick)), "", output)
         print(f"wrote {args.output}", file=sys.stderr)
         return
     sizes = [100_000] if args.quick else [100_000, 1_000_000, 10_000_000]
@@ -156,8 +161,6 @@ def main() -> None:
     postgres = {n: run_one("--rows", str(n), "--engine", "postgres") for n in pg_sizes}
 
     lines = [
-        "# Benchmarks",
-        "",
         f"Produced by `python bench/run.py{' --quick' if args.quick else ''}` on "
         f"{dt.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, DuckDB (file-backed, 2 threads). Each row is one process.",
@@ -299,8 +302,9 @@ def main() -> None:
             f"{', '.join(map(str, r['statements_per_round']))}{'' if same_rounds else ' (differs!)'} | "
             f"{'yes' if (d['ncp'], d['classes']) == (r['ncp'], r['classes']) else 'NO'} |"
         )
-    lines += ["", *one_to_many_lines(args.quick)]
-    Path(args.output).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # only this script's sections: the others belong to their own scripts (scale.py, ...)
+    replace_section("run", "\n".join(lines), "# Benchmarks", output)
+    replace_section("one-to-many", "\n".join(one_to_many_lines(args.quick)), "", output)
     print(f"wrote {args.output}", file=sys.stderr)
 
 

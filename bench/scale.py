@@ -37,12 +37,11 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from run_one import bench_spec
+from sections import replace_section
 from synthetic import make_synthetic_adult
 
 from anonsql.engines import DuckDBEngine
 from anonsql.samples import load_adult
-
-BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
 
 
 def _disk_usage(paths: list[Path]) -> int:
@@ -207,26 +206,17 @@ def main() -> None:
             results.append(measure(int(rows), "duckdb", algorithm, repeat, args.k, limit))
     load = os.getloadavg()
     lines = [
-        BEGIN,
         f"Produced by `python bench/scale.py {' '.join(sys.argv[1:])}` on "
         f"{dt.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}; load average at the end "
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.",
         "",
         *table(results),
-        END,
     ]
     text = "\n".join(lines)
     print(text)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        current = path.read_text(encoding="utf-8")
-        if BEGIN in current and END in current:
-            head, rest = current.split(BEGIN, 1)
-            current = head + text + rest.split(END, 1)[1]
-        else:
-            current = current.rstrip("\n") + "\n\n## Scale: whole processes (issue 17)\n\n" + text
-        path.write_text(current + ("" if current.endswith("\n") else "\n"), encoding="utf-8")
+        replace_section("scale", text, "## Scale: whole processes (issue 17)")
 
 
 if __name__ == "__main__":
