@@ -986,20 +986,24 @@ FROM "anonsql_work_RUN"."parts" AS p
 JOIN "anonsql_work_RUN"."nodes1" AS "h1"
   ON "h1".node_id = p."node1";
 CREATE TABLE "anonsql_work_RUN"."recoding" AS
+WITH coded AS MATERIALIZED (
+  SELECT r.*, g."g0", g."g1", g."g2", g.suppressed
+  FROM (
+    SELECT DISTINCT "q0", "q1", "q2", pid
+    FROM "anonsql_work_RUN"."rows"
+  ) AS r
+  JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
+)
 SELECT DISTINCT
   r."q0" AS "age",
-  g."g0" AS "age__generalized",
+  r."g0" AS "age__generalized",
   "l1".value AS "city",
-  g."g1" AS "city__generalized",
+  r."g1" AS "city__generalized",
   r."q2" AS "income",
-  g."g2" AS "income__generalized",
-  g.suppressed AS suppressed,
+  r."g2" AS "income__generalized",
+  r.suppressed AS suppressed,
   r.pid AS pid
-FROM (
-  SELECT DISTINCT "q0", "q1", "q2", pid
-  FROM "anonsql_work_RUN"."rows"
-) AS r
-JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
+FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N";
