@@ -81,6 +81,8 @@ class TableName:
             table = sqlglot.parse_one(text, into=exp.Table, read=TEMPLATE_DIALECT)
         except sqlglot.errors.SqlglotError as err:
             raise ValueError(f"{text!r} is not a table name of the form schema.table") from err
+        if not isinstance(table, exp.Table):  # e.g. 'a;b' parses as several statements
+            raise ValueError(f"{text!r} is not a table name of the form schema.table")
         if table.catalog:
             raise ValueError(f"{text!r} has a catalog part; use schema.table")
         return cls(name=table.name, schema=table.db or None)

@@ -85,3 +85,10 @@ def test_hostile_identifiers_and_values(
     assert api.check(
         engine, result.names.main, [qid_num, qid_cat], [{"k_anonymity": {"k": 4}}]
     ).holds
+
+
+@pytest.mark.parametrize("text", ["a;b", "a; DROP TABLE t", "cat.s.t", "", "a b"])
+def test_relation_names_that_are_not_one_table_are_refused(text: str) -> None:
+    # 'a;b' parsed as two statements and reached an AttributeError (found by the fuzz suite)
+    with pytest.raises(ValueError, match=r"schema\.table"):
+        TableName.parse(text)
