@@ -63,11 +63,15 @@ def rank_in_group(first: BoolArray) -> IntArray:
     return rank
 
 
-def first_occurrences(key: IntArray) -> IntArray:
-    """Indices of the first row of each distinct key, in the order the keys first appear
-    (``drop_duplicates`` keeping the first)."""
-    _, index = np.unique(key, return_index=True)
-    return np.sort(index).astype(np.int64)
+def groups_in_order(key: IntArray) -> tuple[IntArray, IntArray]:
+    """Groups of equal keys numbered in the order they first appear (pandas' ``sort=False``
+    groups): each row's group, and each group's first row (``drop_duplicates`` keeping the
+    first)."""
+    _, index, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(index, kind="stable")
+    rank = np.empty(order.shape[0], np.int64)
+    rank[order] = np.arange(order.shape[0], dtype=np.int64)
+    return rank[inverse.reshape(-1)], index[order].astype(np.int64)
 
 
 def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
@@ -142,8 +146,8 @@ __all__ = [
     "Column",
     "Rows",
     "codes",
-    "first_occurrences",
     "group_index",
+    "groups_in_order",
     "kahan_sums",
     "lookup",
     "order_by",

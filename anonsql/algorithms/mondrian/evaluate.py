@@ -83,11 +83,9 @@ def columns_of(table: pa.Table) -> Rows:
 def _summed(frame: Rows) -> Rows:
     """(pid, dim, bin, n) with ``n`` summed over each key."""
     key = col.codes(frame["pid"], frame["dim"], frame["bin"])
-    first = col.first_occurrences(key)
+    group, first = col.groups_in_order(key)
     n = np.zeros(first.shape[0], np.int64)
-    slot = np.empty(int(key.max(initial=-1)) + 1, np.int64)
-    slot[key[first]] = np.arange(first.shape[0], dtype=np.int64)
-    np.add.at(n, slot[key], frame["n"])
+    np.add.at(n, group, frame["n"])
     return Rows(
         {
             "pid": frame["pid"][first],

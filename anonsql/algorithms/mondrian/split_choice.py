@@ -104,10 +104,7 @@ class SplitChooser:
         owner, bound = owner[keep], bound[keep]
         part_key = col.codes(owner, assign["part"][keep])
         # parts in the order they first appear, each candidate's parts summed in that order
-        firsts = col.first_occurrences(part_key)
-        part_of = np.empty(int(part_key.max(initial=-1)) + 1, np.int64)
-        part_of[part_key[firsts]] = np.arange(firsts.shape[0], dtype=np.int64)
-        member = part_of[part_key]
+        member, firsts = col.groups_in_order(part_key)
         parts = firsts.shape[0]
         n = np.bincount(member, weights=ranges["n"][bound], minlength=parts).astype(np.int64)
         suppressed = np.zeros(parts, bool)
@@ -117,10 +114,9 @@ class SplitChooser:
         for d in self.losses.dims:
             low = ranges[f"lo{d.index}"][bound]
             high = ranges[f"hi{d.index}"][bound]
-            lo[d.index] = np.full(parts, np.inf if d.is_numeric else np.iinfo(np.int64).max)
-            hi[d.index] = np.full(parts, -np.inf if d.is_numeric else np.iinfo(np.int64).min)
-            lo[d.index] = lo[d.index].astype(low.dtype)
-            hi[d.index] = hi[d.index].astype(high.dtype)
+            # every part has a bin, so these starting values are always replaced
+            lo[d.index] = np.full(parts, low.max(initial=0), low.dtype)
+            hi[d.index] = np.full(parts, high.min(initial=0), high.dtype)
             np.minimum.at(lo[d.index], member, low)
             np.maximum.at(hi[d.index], member, high)
         kept = self.losses.loss(n, lo, hi)

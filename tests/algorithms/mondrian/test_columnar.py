@@ -40,7 +40,9 @@ def test_group_helpers_match_pandas(keys: list[int], data: st.DataObject) -> Non
         assert col.segment_reduce(np.minimum, values, first).tolist() == expected
     shuffled = np.array(keys, np.int64)
     kept = pd.Series(shuffled).drop_duplicates().index.to_numpy()
-    assert col.first_occurrences(shuffled).tolist() == kept.tolist()
+    group, first = col.groups_in_order(shuffled)
+    assert first.tolist() == kept.tolist()
+    assert group.tolist() == pd.Series(shuffled).groupby(shuffled, sort=False).ngroup().tolist()
 
 
 @settings(max_examples=200, deadline=None)
