@@ -66,9 +66,29 @@ def make_synthetic(engine: Engine, rows: int) -> None:
     with DuckDBEngine() as scratch:
         make_synthetic_adult(scratch, rows)
         table = TableName("adult_synth", "main")
+        if engine.name == "spark":
+            load_through_parquet(engine, scratch, table)
+            return
         engine.load_arrow(table, scratch.query_arrow("select_all", relation=table))
     if isinstance(engine, PostgresEngine):
         engine.execute("ANALYZE")
+
+
+def load_through_parquet(engine: Engine, scratch: DuckDBEngine, table: TableName) -> None:
+    """How a table of 1e7 rows reaches Spark: a Parquet file it reads in parallel (one Arrow
+    table through the driver would need the driver's heap to hold all of it)."""
+    import pyarrow.parquet as pq
+
+    with tempfile.TemporaryDirectory(prefix="anonsql-bench-") as folder:
+        path = Path(folder) / "table.parquet"
+        writer = None
+        for batch in scratch.query_batches("select_all", relation=table):
+            writer = writer or pq.ParquetWriter(path, batch.schema)
+            writer.write_batch(batch)
+        if writer is not None:
+            writer.close()
+        frame = engine.spark.read.parquet(str(path))  # type: ignore[attr-defined]
+        frame.write.saveAsTable(f"{table.schema}.{table.name}")
 
 
 def _jvm_peak_mib(engine: Engine) -> float | None:

@@ -25,8 +25,10 @@ def run_one(engine: str, rows: int, k: int) -> dict[str, Any]:
     command = [sys.executable, str(script), "--engine", engine, "--rows", str(rows), "--k", str(k)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        tail = done.stderr.strip().splitlines()[-1:] or ["(no output)"]
-        return {"error": tail[0][:200]}
+        lines = done.stderr.strip().splitlines()
+        # the exception's own line, not the last frame of a Java stack trace
+        named = [line for line in lines if "Error" in line or "Exception" in line]
+        return {"error": (named[-1:] or lines[-1:] or ["(no output)"])[0].strip()[:200]}
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

@@ -59,6 +59,11 @@ class Partitioning:
     statements: int
     statements_per_round: tuple[int, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
+    #: The column of the ``rows`` table counting the source rows each of its rows stands for,
+    #: when the algorithm left its distinct (partition, coded values) rows weighted instead of
+    #: one row per source row (Mondrian's weighted rounds); None: one row per source row. Only
+    #: layouts that read ``rows`` as a set of vectors accept it (``Layout.weighted_rows``).
+    rows_weight: str | None = None
 
 
 def _able(test: Callable[[type[Algorithm]], bool], otherwise: str) -> str:

@@ -83,6 +83,11 @@ class Engine(ABC):
     #: ... LIMIT`` (the hitting-set search of ``eir_l_diversity``); models that need a
     #: capability list it in ``PrivacyModel.engine_capabilities`` and the engine refuses them.
     recursive_lateral_joins: ClassVar[bool] = True
+    #: Whether a join on ``a IS NOT DISTINCT FROM b`` runs as a hash join. PostgreSQL cannot
+    #: hash that operator (a nested-loop anti-join in every guarded view); there the guard
+    #: compares a typed ``COALESCE`` plus an is-null flag, two hashable equalities that hold
+    #: exactly when the values are not distinct.
+    hashes_null_safe_joins: ClassVar[bool] = True
 
     #: Session settings a spec may set (``engine_settings``): memory, threads, spill folders.
     #: Names outside this set are refused, so a spec cannot reach other settings.

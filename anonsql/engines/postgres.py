@@ -116,6 +116,7 @@ class PostgresEngine(Engine):
     database_is_path = False
     unlogged_tables = True
     security_barrier_views = True
+    hashes_null_safe_joins = False
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None

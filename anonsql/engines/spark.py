@@ -40,6 +40,8 @@ except ImportError as _err:  # pragma: no cover - depends on the installation
     ) from _err
 
 _views = itertools.count()
+#: Rows per ``createDataFrame`` when loading an Arrow table.
+LOAD_SLICE_ROWS = 1_000_000
 
 #: Master URLs anonsql accepts (anything else is refused before Spark starts).
 _MASTER = re.compile(r"(local(\[(\d+|\*)(,\d+)?\])?|spark://\S+|yarn|k8s://\S+|mesos://\S+)")
@@ -165,15 +167,21 @@ class SparkEngine(Engine):
             raise self._wrap(err) from err
 
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
-        view_name = f"anonsql_arrow_{next(_views)}"
-        try:
-            self.spark.createDataFrame(data).createOrReplaceTempView(view_name)
-        except PySparkException as err:
-            raise self._wrap(err) from err
-        try:
-            self.run("create_table_as_select_all", target=target, source=TableName(view_name))
-        finally:
-            self.spark.catalog.dropTempView(view_name)
+        # in slices: the driver's JVM deserializes each createDataFrame whole, and one table of
+        # 1e7 rows exhausts a default 1 GiB heap
+        for start in range(0, max(data.num_rows, 1), LOAD_SLICE_ROWS):
+            view_name = f"anonsql_arrow_{next(_views)}"
+            try:
+                self.spark.createDataFrame(
+                    data.slice(start, LOAD_SLICE_ROWS)
+                ).createOrReplaceTempView(view_name)
+            except PySparkException as err:
+                raise self._wrap(err) from err
+            try:
+                template = "create_table_as_select_all" if start == 0 else "insert_select_all"
+                self.run(template, target=target, source=TableName(view_name))
+            finally:
+                self.spark.catalog.dropTempView(view_name)
 
     # The catalog is read through Spark's Catalog API (Spark SQL has no information_schema).
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:

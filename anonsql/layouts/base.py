@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal
 
 from anonsql.algorithms.base import Partitioning
 from anonsql.engines import Engine
+from anonsql.engines.types import TypeClass
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.release.names import OutputNames
@@ -75,6 +76,50 @@ class Coverage:
 SHARED_GRANTED = ("classes", "certificate", "metrics")
 
 
+#: A value of each type class that ``COALESCE`` can stand in for NULL (compared with the
+#: type's own ``=``, so e.g. numeric 5.0 and 5.00 still match as they do in a GROUP BY).
+_NULL_STAND_INS: dict[TypeClass, str | int | bool] = {
+    TypeClass.TEXT: "",
+    TypeClass.INTEGER: 0,
+    TypeClass.REAL: 0,
+    TypeClass.BOOLEAN: False,
+}
+
+
+def null_stand_ins(engine: Engine, relation: TableName, columns: Sequence[str]) -> dict[str, Any]:
+    """For an engine that cannot hash ``IS NOT DISTINCT FROM``: per key column of ``relation``
+    whose type has a stand-in, the value ``COALESCE`` replaces NULL with; the guard then joins
+    on ``COALESCE(a, v) = COALESCE(b, v) AND (a IS NULL) = (b IS NULL)``, which holds exactly
+    when ``a IS NOT DISTINCT FROM b`` and hashes. Columns of other types keep the operator."""
+    types = {c.name: c.type_class for c in engine.columns(relation) or []}
+    return {c: _NULL_STAND_INS[types[c]] for c in columns if types.get(c) in _NULL_STAND_INS}
+
+
+def create_guarded_view(
+    engine: Engine,
+    target: TableName,
+    released: TableName,
+    models: Sequence[PrivacyModel],
+    qids: Sequence[str],
+    person: str | None,
+) -> None:
+    """Create ``target``: ``released`` minus what violates ``models`` now (:func:`guard_stages`),
+    a security barrier where the engine has them."""
+    renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+    keys = [*qids, *([person] if person else [])]
+    engine.run(
+        "publish/guarded",
+        target=target,
+        released=released,
+        stages=guard_stages(renderer, models, qids, person),
+        qids=qids,
+        person=person,
+        hashed={} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
+    )
+    if engine.security_barrier_views:
+        engine.run("postgres/security_barrier", relation=target)
+
+
 @dataclass(frozen=True)
 class Layout(ABC):
     """Base of release shapes, bound to one run's resolved spec, workspace and partitioning."""
@@ -85,6 +130,9 @@ class Layout(ABC):
     copied: ClassVar[tuple[str, ...]]
     #: Companions granted with the main relation (never the ones holding source values).
     granted: ClassVar[tuple[str, ...]]
+    #: Whether the layout reads the working ``rows`` table only as a set of (partition, coded
+    #: values) rows, so an algorithm may leave it weighted (``Partitioning.rows_weight``).
+    weighted_rows: ClassVar[bool] = False
 
     resolved: Resolved
     workspace: Workspace
@@ -116,21 +164,10 @@ class Layout(ABC):
         if kind == "TABLE":
             e.run("publish/frozen", target=target, released=released)
             return
-        renderer = SqlRenderer(TEMPLATE_DIALECT, e.sql.defaults)
         # a model whose statistic SQL cannot compute (a population-uniqueness estimate) is bound
         # to the released rows now; its guard then withholds the release once they change
         models = [m.prepared(e, released, self.qids) for m in models]
-        stages = guard_stages(renderer, models, self.qids, person)
-        e.run(
-            "publish/guarded",
-            target=target,
-            released=released,
-            stages=stages,
-            qids=self.qids,
-            person=person,
-        )
-        if e.security_barrier_views:
-            e.run("postgres/security_barrier", relation=target)
+        create_guarded_view(e, target, released, models, self.qids, person)
 
     @classmethod
     @abstractmethod

@@ -30,6 +30,8 @@ class RecordLayout(Layout):
     name = "record"
     copied = ("recoding", "attributes", "hierarchy_nodes")
     granted = SHARED_GRANTED
+    # the recoding reads each distinct vector's partition from ``rows``
+    weighted_rows = True
 
     def stage(self) -> None:
         ws = self.workspace

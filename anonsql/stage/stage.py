@@ -45,6 +45,11 @@ def stage(resolved: Resolved, workspace: Workspace, partitioning: Partitioning) 
         nodes=nodes,
     )
     layout = LAYOUTS.get(resolved.algorithm.layout)(resolved, workspace, partitioning)
+    if partitioning.rows_weight is not None and not layout.weighted_rows:
+        raise AssertionError(
+            f"{resolved.algorithm.name} left weighted rows; the {layout.name} layout needs "
+            "one row per source row"
+        )
     layout.stage()
     e.load_arrow(workspace.work("attributes"), attributes_table(workspace))
     e.load_arrow(workspace.work("hierarchy_nodes"), hierarchy_nodes_table(workspace))

@@ -3,6 +3,13 @@
    violation queries `anonsql check` runs. Stages run in order (persons, then classes, then the
    table-wide models), each over what the previous one kept, so nothing a later stage sees can
    be undone by an earlier withholding. #}
+{% set hashed = hashed | default({}) %}
+{# v's key column equal to r's, NULL matching NULL: IS NOT DISTINCT FROM, or where the engine
+   cannot hash that operator (`hashed` names a NULL stand-in per column) two hashable
+   equalities that hold in exactly the same cases. #}
+{% macro same(column, alias) -%}
+{% if column in hashed %}COALESCE(v.{{ alias | ident }}, {{ hashed[column] | lit }}) = COALESCE(r.{{ column | ident }}, {{ hashed[column] | lit }}) AND (v.{{ alias | ident }} IS NULL) = (r.{{ column | ident }} IS NULL){% else %}v.{{ alias | ident }} IS NOT DISTINCT FROM r.{{ column | ident }}{% endif %}
+{%- endmacro %}
 CREATE VIEW {{ target | qname }} AS
 WITH {{ 'stage_0' | ident }} AS (
   SELECT * FROM {{ released | qname }}
@@ -14,10 +21,10 @@ WITH {{ 'stage_0' | ident }} AS (
     NOT EXISTS (
       SELECT 1 FROM ({{ violations }}) AS v
 {% if stage.key == 'class' %}
-      WHERE {% for q in qids %}v.{{ q | ident }} IS NOT DISTINCT FROM r.{{ q | ident }}{{ " AND " if not loop.last }}{% endfor %}
+      WHERE {% for q in qids %}{{ same(q, q) }}{{ " AND " if not loop.last }}{% endfor %}
 
 {% elif stage.key == 'person' %}
-      WHERE v.person IS NOT DISTINCT FROM r.{{ person | ident }}
+      WHERE {{ same(person, 'person') }}
 {% endif %}
     ){{ " AND" if not loop.last }}
 {% endfor %}

@@ -236,9 +236,7 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
     ``guard`` key, withholds what violates and leaves a relation on which the model holds."""
     from engine_configs import CONFIGS
 
-    from anonsql.layouts.base import guard_stages
-    from anonsql.sql import SqlRenderer
-    from anonsql.sql.quoting import TEMPLATE_DIALECT
+    from anonsql.layouts.base import create_guarded_view
 
     cls = PRIVACY_MODELS.get(name)
     tables = person_tables(null_sa=not cls.reads_fingerprints)
@@ -259,18 +257,10 @@ def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: 
         try:
             for model in models:
                 person = PERSON if model.counts_persons else None
-                renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
                 view = relation.with_name(relation.name + "_guarded")
                 # as the layout publishes it: bound to the released rows (prepared)
                 ready = model.prepared(engine, relation, qids)
-                engine.run(
-                    "publish/guarded",
-                    target=view,
-                    released=relation,
-                    stages=guard_stages(renderer, [ready], qids, person),
-                    qids=qids,
-                    person=person,
-                )
+                create_guarded_view(engine, view, relation, [ready], qids, person)
                 try:
                     assert sql_violations(engine, view, qids, model) == 0, model.describe()
                     if sql_violations(engine, relation, qids, model) == 0:

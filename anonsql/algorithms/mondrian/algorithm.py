@@ -225,22 +225,13 @@ class _MondrianRun:
                 f"round {rounds}: {stats.num_rows} active partitions, "
                 f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
             )
-        # the finished table now holds every row (or vector); make it the rows table
+        # the finished table now holds every row (or weighted vector): it becomes the rows
+        # table. Weighted, it stays weighted: the record layout reads only each vector's
+        # partition from it, so no pass gives every source row its vector's partition.
+        e.drop(t["rows"])
         if compress:
-            e.run(
-                "mondrian/expand",
-                target=t["rows_next"],
-                rows=t["rows"],
-                vectors=t["done"],
-                payload=self.ws.payload,
-            )
-            e.drop(t["done"])
             e.drop(t["vectors"])
-            e.drop(t["rows"])
-            e.run("rename_table", source=t["rows_next"], target_name=t["rows"].name)
-        else:
-            e.drop(t["rows"])
-            e.run("rename_table", source=t["done"], target_name=t["rows"].name)
+        e.run("rename_table", source=t["done"], target_name=t["rows"].name)
         return Partitioning(
             partitions=self.partitions,
             suppressed_rows=self.suppressed_rows,
@@ -248,6 +239,7 @@ class _MondrianRun:
             rounds=rounds,
             statements=e.stats.statements - start_statements,
             statements_per_round=tuple(per_round),
+            rows_weight=self.weight,
         )
 
     def _round(self, stats: pa.Table, window: tuple[int, int], *, first: bool) -> None:

@@ -71,24 +71,6 @@ def test_weighted_statistics_equal_the_rows(engine: Engine, rows: list[tuple[int
     assert _stats(engine, vectors, "rows_n") == _stats(engine, raw, None)
 
 
-def test_expanding_gives_every_row_its_vectors_partition(engine: Engine) -> None:
-    rows = [(0, 1, 1, 0, 0), (0, 1, 1, 0, 0), (0, 2, 1, 0, 1), (0, 2, 1, 0, 1), (0, 3, 0, 2, 0)]
-    schema = "weighted_expand"
-    engine.ensure_schema(schema)
-    raw, vectors, out = (TableName(n, schema) for n in ("raw", "vectors", "out"))
-    for name in (raw, vectors, out):
-        engine.drop(name)
-    engine.load_arrow(raw, _table(rows))  # type: ignore[arg-type]
-    engine.run("mondrian/compress", target=vectors, rows=raw, payload=PAYLOAD, weight="rows_n")
-    assert engine.query("count_rows", relation=vectors)[0][0] == 3
-    # give each vector its own partition, as the rounds would
-    engine.execute('UPDATE "weighted_expand"."vectors" SET pid = CAST(q0 AS BIGINT) * 10')
-    engine.run("mondrian/expand", target=out, rows=raw, vectors=vectors, payload=PAYLOAD)
-    got = sorted(engine.query("select_all", relation=out))
-    assert [r[0] for r in got] == [10, 10, 20, 20, 30]
-    assert len(got) == len(rows)
-
-
 def _release(
     engine: Engine, spec: dict[str, Any]
 ) -> tuple[list[tuple[Any, ...]], dict[Any, float]]:

@@ -948,7 +948,7 @@ SELECT person, COUNT(*) AS qid_vectors
 FROM members
 GROUP BY person
 HAVING COUNT(*) > 1) AS v
-      WHERE v.person IS NOT DISTINCT FROM r."pid"
+      WHERE v."person" IS NOT DISTINCT FROM r."pid"
     )
 ),
 "stage_2" AS (

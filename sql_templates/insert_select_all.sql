@@ -1,0 +1,3 @@
+{# Append every row of a relation with the same columns. #}
+INSERT INTO {{ target | qname }}
+SELECT * FROM {{ source | qname }}
