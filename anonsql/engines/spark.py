@@ -48,8 +48,12 @@ _MASTER = re.compile(r"(local(\[(\d+|\*)(,\d+)?\])?|spark://\S+|yarn|k8s://\S+|m
 
 #: Settings for an in-process (``local``) session (``conf`` overrides them): no web UI or
 #: progress bars, errors only in the log, few shuffle partitions (adaptive execution merges
-#: them further).
+#: them further), and a 4 GiB heap: in local mode the driver is also the only executor, and
+#: Spark's default 1 GiB cannot build the broadcast side of a join on Mondrian's working table
+#: at 1e7 rows (its Parquet files are small, so Spark estimates the table small and broadcasts
+#: it). The heap is a ceiling; the JVM grows to it only when the data needs it.
 _LOCAL_DEFAULTS = {
+    "spark.driver.memory": "4g",
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
     "spark.log.level": "ERROR",
