@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import resource
+import signal
 import sys
 import tempfile
 import time
@@ -185,6 +186,8 @@ def main() -> None:
         help="measure the Python heap peak with tracemalloc (slows the run)",
     )
     args = parser.parse_args()
+    # a terminated benchmark stops its PostgreSQL server and Spark session on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory() as tmp, database(args.engine, Path(tmp)) as (engine, db):
         if args.rows:
             make_synthetic(engine, args.rows)

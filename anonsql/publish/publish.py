@@ -62,6 +62,7 @@ def publish(staged: Staged, built: OutputNames) -> Release:
         refined = ws.work("refined")
         grouped = [*qids, *(c for c in dict.fromkeys([*columns, *sensitive]) if c not in qids)]
         e.run("publish/refined", target=refined, relation=built.main, columns=grouped)
+        e.analyze(refined)
     e.run(
         "publish/classes",
         target=built.classes,

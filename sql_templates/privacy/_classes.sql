@@ -2,9 +2,6 @@
 {% macro qid_list(qids, prefix='') -%}
 {% for q in qids %}{{ prefix }}{{ q | ident }}{{ ", " if not loop.last }}{% endfor %}
 {%- endmacro %}
-{% macro class_join(qids, left, right) -%}
-{% for q in qids %}{{ left }}.{{ q | ident }} IS NOT DISTINCT FROM {{ right }}.{{ q | ident }}{{ " AND " if not loop.last }}{% endfor %}
-{%- endmacro %}
 {#
   The sensitive-attribute models work on internal names so that no user column name can collide
   with a name of the query: class keys are q0, q1, ... and the sensitive value is sa.

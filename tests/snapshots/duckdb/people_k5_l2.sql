@@ -1206,7 +1206,7 @@ FROM class_rows
 GROUP BY n
 ORDER BY n;
 WITH
-"given0" AS (
+"given0" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "disease" AS p, "age" AS q, COUNT(*) AS c
@@ -1215,7 +1215,7 @@ WITH
   ) AS pairs
   GROUP BY p
 ),
-"given1" AS (
+"given1" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "disease" AS p, "city" AS q, COUNT(*) AS c
@@ -1224,7 +1224,7 @@ WITH
   ) AS pairs
   GROUP BY p
 ),
-"given2" AS (
+"given2" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "disease" AS p, "income" AS q, COUNT(*) AS c
@@ -1254,7 +1254,7 @@ LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city'
   AND "h1".label = CAST(r."city" AS VARCHAR);
 WITH
-"given0" AS (
+"given0" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "note" AS p, "age" AS q, COUNT(*) AS c
@@ -1263,7 +1263,7 @@ WITH
   ) AS pairs
   GROUP BY p
 ),
-"given1" AS (
+"given1" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "note" AS p, "city" AS q, COUNT(*) AS c
@@ -1272,7 +1272,7 @@ WITH
   ) AS pairs
   GROUP BY p
 ),
-"given2" AS (
+"given2" AS MATERIALIZED (
   SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
   FROM (
     SELECT "note" AS p, "income" AS q, COUNT(*) AS c

@@ -2,8 +2,6 @@
 {# Shared macros of the privacy violation queries. #}
 {% macro privacy__qid_list(qids, prefix='') -%}
 {% for q in qids %}{{ prefix }}{{ anonsql_dbt.ident(q) }}{{ ", " if not loop.last }}{% endfor %}{%- endmacro %}
-{% macro privacy__class_join(qids, left, right) -%}
-{% for q in qids %}{{ left }}.{{ anonsql_dbt.ident(q) }} IS NOT DISTINCT FROM {{ right }}.{{ anonsql_dbt.ident(q) }}{{ " AND " if not loop.last }}{% endfor %}{%- endmacro %}
 {#
   The sensitive-attribute models work on internal names so that no user column name can collide
   with a name of the query: class keys are q0, q1, ... and the sensitive value is sa.
