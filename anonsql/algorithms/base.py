@@ -64,6 +64,9 @@ class Partitioning:
     #: one row per source row (Mondrian's weighted rounds); None: one row per source row. Only
     #: layouts that read ``rows`` as a set of vectors accept it (``Layout.weighted_rows``).
     rows_weight: str | None = None
+    #: Of :attr:`rounds`, those answered from working rows held in memory (Mondrian's
+    #: ``max_rows_in_memory``) rather than by statements.
+    rounds_in_memory: int = 0
 
 
 def _able(test: Callable[[type[Algorithm]], bool], otherwise: str) -> str:

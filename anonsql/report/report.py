@@ -55,6 +55,7 @@ class RunResult:
             "metrics": [metric_json(m) for m in self.metrics],
             "rounds": self.partitioning.rounds,
             "statements": self.partitioning.statements,
+            "rounds_in_memory": self.partitioning.rounds_in_memory,
         }
 
     def summary(self) -> list[tuple[str, str]]:
@@ -103,7 +104,8 @@ class RunResult:
         lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
         also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
         p = self.partitioning
-        lines.append(("rounds / statements", f"{p.rounds} / {p.statements}"))
+        in_memory = f" ({p.rounds_in_memory} rounds in memory)" if p.rounds_in_memory else ""
+        lines.append(("rounds / statements", f"{p.rounds} / {p.statements}{in_memory}"))
         lines.append(("time", f"{cert['seconds']:.2f} s"))
         companions = (*also, "classes", "certificate", "metrics")
         lines.append(

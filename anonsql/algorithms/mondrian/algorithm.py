@@ -52,6 +52,7 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
+from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet, ancestor_table
 from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.split_choice import (
     LossModel,
@@ -60,6 +61,7 @@ from anonsql.algorithms.mondrian.split_choice import (
     ranges_rows,
 )
 from anonsql.algorithms.mondrian.splits import SplitPlanner
+from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
 from anonsql.algorithms.parts import parts_table
 from anonsql.errors import InfeasibleError
 from anonsql.privacy import histograms as hist
@@ -87,6 +89,12 @@ class MondrianOptions(Options):
     #: cheap either way and the weighted median's window passes cost more than they save
     #: (Adult, 30k rows: 0.3-0.5 s slower weighted; 1e7 rows: 3.5x faster).
     weighted_from_rows: int = Field(default=100_000, ge=0)
+    #: From this many working rows down (the rows, or their weighted distinct vectors), the
+    #: remaining rounds run in memory (:mod:`.in_memory`): the working rows are read once, as
+    #: codes and weights, and each round costs numpy passes over its window instead of a dozen
+    #: statements; the same partitioning. 0 keeps every round in the engine (on a cluster,
+    #: where nothing but aggregates should reach the driver).
+    max_rows_in_memory: int = Field(default=1_000_000, ge=0)
 
     @model_validator(mode="after")
     def _weight_ranks_widths(self) -> MondrianOptions:
@@ -156,6 +164,10 @@ class _MondrianRun:
             [options.dependency_weight ** named.count(d.column) for d in self.dims]
         )
         self.weighted_from_rows = options.weighted_from_rows
+        # 1:M rows carry their person along and the models count persons: rounds stay in SQL
+        self.max_rows_in_memory = (
+            options.max_rows_in_memory if individuals is None and not ws.carried else 0
+        )
         self.min_rows = max([m.min_rows() for m in ws.models] + [1])
         self.budget = ws.suppression_budget
         self.next_pid = 1
@@ -179,6 +191,7 @@ class _MondrianRun:
                 "pstate",
                 "split",
                 "decisions",
+                "memory_done",
             )
         }
         self.work = self.t["rows"]
@@ -207,24 +220,40 @@ class _MondrianRun:
             self.work, self.weight = t["vectors"], _WEIGHT
             self.payload = [*self.payload, _WEIGHT]
         e.run("mondrian/create_done", done=t["done"], work=self.work)
+        self.sql = SqlWorkingSet(
+            e,
+            tables=self.t,
+            work=self.work,
+            weight=self.weight,
+            dims=self.dims,
+            payload=self.payload,
+            ancestors=self.ws.work("ancestors"),
+        )
+        #: Where the rounds run: the engine's table, then (when few enough) memory.
+        self.working: WorkingSet = self.sql
         per_round: list[int] = []
-        rounds = 0
+        rounds = in_memory = 0
         while True:
             before = e.stats.statements
-            lo = e.query("mondrian/first_pending", work=self.work)[0][0]
+            lo, remaining = self.working.pending()
             if lo is None:
                 break
-            window = (int(lo), int(lo) + self.window)
-            stats = e.query_arrow(
-                "mondrian/stats", work=self.work, dims=self.dims, window=window, weight=self.weight
-            )
+            if self.working is self.sql and remaining <= self.max_rows_in_memory:
+                self._hold_in_memory()
+            window = (lo, lo + self.window)
+            stats = self.working.stats(window)
             self._round(stats, window, first=rounds == 0)
             per_round.append(e.stats.statements - before)
             rounds += 1
+            in_memory += isinstance(self.working, MemoryWorkingSet)
             self.progress(
                 f"round {rounds}: {stats.num_rows} active partitions, "
                 f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
             )
+        if isinstance(self.working, MemoryWorkingSet):
+            e.load_arrow(t["memory_done"], self.working.finished())
+            e.run("insert_select_all", target=t["done"], source=t["memory_done"])
+            e.drop(t["memory_done"])
         # the finished table now holds every row (or weighted vector): it becomes the rows
         # table. Weighted, it stays weighted: the record layout reads only each vector's
         # partition from it, so no pass gives every source row its vector's partition.
@@ -240,9 +269,24 @@ class _MondrianRun:
             statements=e.stats.statements - start_statements,
             statements_per_round=tuple(per_round),
             rows_weight=self.weight,
+            rounds_in_memory=in_memory,
         )
 
-    def _round(self, stats: pa.Table, window: tuple[int, int], *, first: bool) -> None:
+    def _hold_in_memory(self) -> None:
+        """Continue the rounds in memory if the working rows can be held exactly (numbers
+        only, no NULL or NaN); otherwise stay in SQL for the rest of the run."""
+        self.max_rows_in_memory = 0  # decided once
+        rows = self.sql.read()
+        if not MemoryWorkingSet.can_hold(rows):
+            return
+        ancestors = {
+            i: ancestor_table(a.parent, a.depth, a.leaf_node) for i, a in self.arrays.items()
+        }
+        self.working = MemoryWorkingSet(
+            rows, dims=self.dims, ancestors=ancestors, weight=self.weight
+        )
+
+    def _round(self, stats: pa.Table, window: Window, *, first: bool) -> None:
         pid = stats.column("pid").to_numpy().astype(np.int64)
         n = stats.column("n").to_numpy().astype(np.int64)
         if first:
@@ -312,34 +356,21 @@ class _MondrianRun:
         widths: FloatArray,
         params: dict[int, pa.Array],
     ) -> Rows | None:
-        e, t = self.engine, self.t
         rows = splittable.any(axis=1)
         columns: dict[str, pa.Array] = {"pid": pa.array(pid[rows], pa.int64())}
         mask = pa.array(rows)
         for d in self.dims:
             columns[f"t{d.index}"] = pa.array(splittable[rows, d.index])
             columns[f"p{d.index}"] = params[d.index].filter(mask)
-        self._replace("pstate", columns)
-        common = {
-            "work": self.work,
-            "weight": self.weight,
-            "pstate": t["pstate"],
-            "ancestors": self.ws.work("ancestors"),
-            "dims": self.dims,
-        }
+        working = self.working
+        working.set_state(pa.table(columns))
         budget = self.budget - self.suppressed_rows
-        ranges = (
-            e.query_arrow("mondrian/bin_ranges", **common)
-            if self.chooser.needs_ranges(budget)
-            else None
-        )
+        ranges = working.bin_ranges() if self.chooser.needs_ranges(budget) else None
         if self.individuals is not None:
-            bins = self.individuals.bins(e, common)
+            bins = self.individuals.bins(self.engine, self.sql.common)
         else:
             sa_tables = {
-                col: e.query_arrow(
-                    "mondrian/candidates", sa=self.ws.sensitive_by_column(col).code, **common
-                )
+                col: working.candidates(self.ws.sensitive_by_column(col).code)
                 for col in self.sa_columns
             }
             count_table = (
@@ -347,7 +378,7 @@ class _MondrianRun:
                 if sa_tables
                 else ranges.select(["pid", "dim", "bin", "n"])
                 if ranges is not None
-                else e.query_arrow("mondrian/candidates", sa=None, **common)
+                else working.candidates(None)
             )
             bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
         if len(bins) == 0:
@@ -389,12 +420,11 @@ class _MondrianRun:
         chosen: Rows | None,
         params: dict[int, pa.Array],
         pid: IntArray,
-        window: tuple[int, int],
+        window: Window,
     ) -> None:
-        e, t = self.engine, self.t
         if chosen is None or len(chosen) == 0:
             # nothing in the window splits: all its partitions are final
-            e.run("mondrian/finish_window", done=t["done"], work=self.work, window=window)
+            self.working.finish_window(window)
             return
         chosen = chosen.take(col.order_by(chosen["pid"], chosen["part"], chosen["bin"]))
         part_key = col.codes(chosen["pid"], chosen["part"])
@@ -409,37 +439,23 @@ class _MondrianRun:
             for d in self.categorical:
                 sel = split["dim"] == d.index
                 depth[sel] = params[d.index].to_numpy(zero_copy_only=False)[position[sel]]
-        self._replace(
-            "split",
-            {
-                "pid": pa.array(split["pid"].astype(np.int64), pa.int64()),
-                "dim": pa.array(split["dim"].astype(np.int64), pa.int32()),
-                "depth": pa.array(depth, pa.int32()),
-            },
+        self.working.rewrite(
+            window,
+            split=pa.table(
+                {
+                    "pid": pa.array(split["pid"].astype(np.int64), pa.int64()),
+                    "dim": pa.array(split["dim"].astype(np.int64), pa.int32()),
+                    "depth": pa.array(depth, pa.int32()),
+                }
+            ),
+            decisions=pa.table(
+                {
+                    "pid": pa.array(chosen["pid"].astype(np.int64), pa.int64()),
+                    "bin": pa.array(chosen["bin"].astype(np.int64), pa.int64()),
+                    "new_pid": pa.array(new_pid[col.group_index(first)], pa.int64()),
+                }
+            ),
         )
-        self._replace(
-            "decisions",
-            {
-                "pid": pa.array(chosen["pid"].astype(np.int64), pa.int64()),
-                "bin": pa.array(chosen["bin"].astype(np.int64), pa.int64()),
-                "new_pid": pa.array(new_pid[col.group_index(first)], pa.int64()),
-            },
-        )
-        e.run(
-            "mondrian/rewrite",
-            done=t["done"],
-            work=self.work,
-            work_next=t["rows_next"],
-            split=t["split"],
-            pstate=t["pstate"],
-            decisions=t["decisions"],
-            ancestors=self.ws.work("ancestors"),
-            dims=self.dims,
-            categorical=self.categorical,
-            payload=self.payload,
-            window=window,
-        )
-        e.analyze(self.work)
 
 
 __all__ = ["Mondrian", "MondrianOptions"]

@@ -601,7 +601,7 @@ SELECT
 FROM "anonsql_work_RUN"."persons" AS p
 JOIN "anonsql_work_RUN"."person_buckets" AS b ON b.person = p.person;
 CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
   COUNT(*) AS n
@@ -726,7 +726,7 @@ FROM "anonsql_work_RUN"."rows" AS w
 WHERE NOT (w.pid >= 0 AND w.pid < 20000);
 DROP TABLE "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 SELECT
   w.pid AS pid,
   COUNT(*) AS n
@@ -748,7 +748,7 @@ CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
 DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
 CREATE TABLE "anonsql_work_RUN"."generalized" AS

@@ -184,7 +184,7 @@ DROP TABLE IF EXISTS "anonsql_work_RUN"."fp_tried";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."fp_bucket_map";
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows" AS SELECT CAST(0 AS BIGINT) AS pid, p."q0", p."q1", p."q2", b.safb AS "s0", p.person FROM "anonsql_work_RUN"."persons" AS p JOIN "anonsql_work_RUN"."person_buckets" AS b ON b.person = p.person;
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 0 AND w.pid < 20000 GROUP BY w.pid ORDER BY w.pid;
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
 CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" INT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" INT);
@@ -205,7 +205,7 @@ CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid,
 DROP TABLE "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 1 AND w.pid < 20001 GROUP BY w.pid ORDER BY w.pid;
 SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts' ORDER BY ordinal_position;
 CREATE TABLE "anonsql_work_RUN"."parts" ("pid" BIGINT, "n" BIGINT, "suppressed" BOOLEAN, "node0" INT, "node1" INT, "node2" INT);
@@ -213,7 +213,7 @@ COPY "anonsql_work_RUN"."parts" ("pid", "n", "suppressed", "node0", "node1", "no
 ANALYZE "anonsql_work_RUN"."parts";
 INSERT INTO "anonsql_work_RUN"."done" SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
 DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
-SELECT MIN(pid) FROM "anonsql_work_RUN"."rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
 ANALYZE "anonsql_work_RUN"."rows";

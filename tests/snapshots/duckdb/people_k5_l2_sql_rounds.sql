@@ -1,0 +1,1312 @@
+SELECT column_name, data_type
+FROM information_schema.columns
+WHERE table_schema = 'main' AND table_name = 'people'
+ORDER BY ordinal_position;
+SELECT
+  COUNT(*) AS "rows"
+  , COUNT(*) - COUNT("age") AS "nulls0"
+  , CAST(MIN("age") AS DOUBLE) AS "min0"
+  , CAST(MAX("age") AS DOUBLE) AS "max0"
+  , COUNT(*) - COUNT("city") AS "nulls1"
+  , COUNT(*) - COUNT("income") AS "nulls2"
+  , CAST(MIN("income") AS DOUBLE) AS "min2"
+  , CAST(MAX("income") AS DOUBLE) AS "max2"
+  , COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
+FROM "main"."people" AS src;
+WITH determines AS (
+  SELECT "disease" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2"
+  FROM "main"."people" AS s
+  GROUP BY "disease"
+)
+SELECT
+  (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0",
+  SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0",
+  (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1",
+  SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1",
+  (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2",
+  SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2"
+FROM determines;
+WITH determines AS (
+  SELECT "note" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2"
+  FROM "main"."people" AS s
+  GROUP BY "note"
+)
+SELECT
+  (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0",
+  SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0",
+  (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1",
+  SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1",
+  (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2",
+  SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2"
+FROM determines;
+SELECT schema_name FROM information_schema.schemata
+WHERE STARTS_WITH(schema_name, 'anonsql_work_')
+ORDER BY schema_name;
+CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
+CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
+CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
+SELECT
+  COUNT(*) AS uncovered_rows,
+  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END
+    AS uncovered_values
+FROM (
+  SELECT CAST("city" AS VARCHAR) AS value
+  FROM "main"."people" AS s
+) AS src
+WHERE NOT EXISTS (
+  SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value
+);
+CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
+CREATE TABLE "anonsql_work_RUN"."rows" AS
+SELECT
+  CAST(0 AS BIGINT) AS pid
+  , src."age" AS "q0"
+  , "l1".leaf_rank AS "q1"
+  , src."income" AS "q2"
+
+  , CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC NULLS LAST) - 1 AS INTEGER) AS "s0"
+FROM "main"."people" AS src
+JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".value = CAST(src."city" AS VARCHAR);
+SELECT "s0" AS code, COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows"
+GROUP BY "s0"
+ORDER BY code;
+CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 0 AND w.pid < 20000
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 0 AND w.pid < 20000 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 0 AND w.pid < 20000);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 1 AND w.pid < 20001
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 1 AND w.pid < 20001 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 1 AND w.pid < 20001);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 3 AND w.pid < 20003
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 3 AND w.pid < 20003 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 3 AND w.pid < 20003);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 7 AND w.pid < 20007
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 7 AND w.pid < 20007 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 7 AND w.pid < 20007);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 15 AND w.pid < 20015
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 15 AND w.pid < 20015 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 15 AND w.pid < 20015);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 31 AND w.pid < 20031
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+SELECT column_name, data_type
+FROM information_schema.columns
+WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
+ORDER BY ordinal_position;
+CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 31 AND w.pid < 20031 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 31 AND w.pid < 20031);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 67 AND w.pid < 20067
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "lo0"
+  , MAX(w."q0") AS "hi0"
+  , MIN(w."q1") AS "lo1"
+  , MAX(w."q1") AS "hi1"
+  , MIN(w."q2") AS "lo2"
+  , MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t0"
+GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+a.node_id AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE p."t1"
+GROUP BY w.pid, a.node_id, w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+w."s0" AS sa,  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+WHERE p."t2"
+GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+SELECT column_name, data_type
+FROM information_schema.columns
+WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
+ORDER BY ordinal_position;
+INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 67 AND w.pid < 20067 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+CREATE TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
+FROM (
+  SELECT w.*, s.dim AS split_dim, s.depth AS split_depth
+    , CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "__anonsql_scratch_anonsql_work_RUN_split" AS s ON s.pid = w.pid
+) AS w
+JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE NOT (w.pid >= 67 AND w.pid < 20067);
+DROP TABLE "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n
+  , MIN(w."q0") AS "min0"
+  , MAX(w."q0") AS "max0"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0"
+  , MIN(w."q1") AS "min1"
+  , MAX(w."q1") AS "max1"
+  , MIN(w."q2") AS "min2"
+  , MAX(w."q2") AS "max2"
+  , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE w.pid >= 119 AND w.pid < 20119
+GROUP BY w.pid
+ORDER BY w.pid;
+SELECT column_name, data_type
+FROM information_schema.columns
+WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
+ORDER BY ordinal_position;
+INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
+DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
+SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
+ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
+CREATE TABLE "anonsql_work_RUN"."generalized" AS
+SELECT
+  p.pid,
+  p.suppressed
+  , CASE WHEN p."lo0" = p."hi0" THEN CAST(p."lo0" AS VARCHAR)
+         ELSE '[' || CAST(p."lo0" AS VARCHAR) || ', ' || CAST(p."hi0" AS VARCHAR) || ']' END
+    AS "g0"
+  , "h1".label AS "g1"
+  , CASE WHEN p."lo2" = p."hi2" THEN CAST(p."lo2" AS VARCHAR)
+         ELSE '[' || CAST(p."lo2" AS VARCHAR) || ', ' || CAST(p."hi2" AS VARCHAR) || ']' END
+    AS "g2"
+FROM "anonsql_work_RUN"."parts" AS p
+JOIN "anonsql_work_RUN"."nodes1" AS "h1"
+  ON "h1".node_id = p."node1";
+CREATE TABLE "anonsql_work_RUN"."recoding" AS
+WITH coded AS MATERIALIZED (
+  SELECT r.*, g."g0", g."g1", g."g2", g.suppressed
+  FROM (
+    SELECT DISTINCT "q0", "q1", "q2", pid
+    FROM "anonsql_work_RUN"."rows"
+  ) AS r
+  JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
+)
+SELECT DISTINCT
+  r."q0" AS "age",
+  r."g0" AS "age__generalized",
+  "l1".value AS "city",
+  r."g1" AS "city__generalized",
+  r."q2" AS "income",
+  r."g2" AS "income__generalized",
+  r.suppressed AS suppressed,
+  r.pid AS pid
+FROM coded AS r
+JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".leaf_rank = r."q1";
+CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N";
+CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" AS SELECT * FROM "__anonsql_arrow_N";
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people';
+SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
+CREATE SCHEMA IF NOT EXISTS "anon";
+SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
+CREATE SCHEMA IF NOT EXISTS "anon_private";
+BEGIN;
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__by_person';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__released_by_person';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__released';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__source';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__recoding';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__classes';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__certificate';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__metrics';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__attributes';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__hierarchy_nodes';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__person_map';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__item_map';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__fingerprints';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__groups';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__group_values';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__buckets';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__group_buckets';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__sa_taxonomy';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon_private' AND table_name = 'people__population';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__recoding';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__attributes';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__hierarchy_nodes';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__person_map';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__item_map';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__source';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__released';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__released_by_person';
+SELECT table_type
+FROM information_schema.tables
+WHERE table_schema = 'anon' AND table_name = 'people__population';
+CREATE TABLE "anon_private"."people__recoding" AS SELECT * FROM "anonsql_work_RUN"."recoding";
+CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
+CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_work_RUN"."hierarchy_nodes";
+CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
+CREATE VIEW "anon_private"."people__released" AS
+SELECT
+  m."age__generalized" AS "age",
+  m."city__generalized" AS "city",
+  m."income__generalized" AS "income",
+  s."disease" AS "disease",
+  s."note" AS "note"
+FROM "main"."people" AS s
+JOIN "anon_private"."people__recoding" AS m
+  ON m."age" = s."age" AND m."city" = CAST(s."city" AS VARCHAR) AND m."income" = s."income"
+WHERE NOT m.suppressed;
+CREATE VIEW "anon"."people" AS
+WITH "stage_0" AS (
+  SELECT * FROM "anon_private"."people__released"
+),
+"stage_1" AS (
+  SELECT r.* FROM "stage_0" AS r
+  WHERE
+    NOT EXISTS (
+      SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size
+FROM "stage_0"
+GROUP BY "age", "city", "income"
+HAVING COUNT(*) < 5) AS v
+      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
+    ) AND
+    NOT EXISTS (
+      SELECT 1 FROM (WITH sa_rows AS (
+  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa
+  FROM "stage_0"
+),
+sa_frequencies AS (
+  SELECT "q0", "q1", "q2", sa, COUNT(*) AS n
+  FROM sa_rows
+  GROUP BY "q0", "q1", "q2", sa
+),
+class_stats AS (
+  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values
+  FROM sa_frequencies
+  GROUP BY "q0", "q1", "q2"
+)
+SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values
+FROM class_stats
+WHERE distinct_values < 2) AS v
+      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
+    )
+)
+SELECT * FROM "stage_1";
+CREATE TABLE "anonsql_work_RUN"."refined" AS
+SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."people" AS r
+GROUP BY "age", "city", "income", "disease", "note";
+CREATE TABLE "anon"."people__classes" AS
+SELECT
+  "age",
+  "city",
+  "income",
+  CAST(SUM(n) AS BIGINT) AS class_size
+  , COUNT(DISTINCT "disease") AS "distinct disease"
+FROM "anonsql_work_RUN"."refined"
+GROUP BY "age", "city", "income";
+SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
+SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
+SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
+SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
+FROM "anon"."people__classes" AS c;
+SELECT
+COALESCE(SUM(r.class_size), 0) AS published
+  , SUM(CASE WHEN CAST(r."age" AS VARCHAR) LIKE '[%' AND 72.0 > 0
+         THEN r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
+             - CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE)) / 72.0
+         ELSE 0 END) AS "penalty0"
+  , 0 AS "unmatched0"
+  , SUM(CASE WHEN "h1".label IS NOT NULL THEN r.class_size * "h1".ncp
+         WHEN SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' AND (LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) > 1 THEN r.class_size * CAST((LENGTH(CAST(r."city" AS VARCHAR)) - LENGTH(REPLACE(CAST(r."city" AS VARCHAR), ',', '')) + 1) AS DOUBLE) / 8
+         ELSE 0 END) AS "penalty1"
+  , SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."city" AS VARCHAR), 1, 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched1"
+  , SUM(CASE WHEN CAST(r."income" AS VARCHAR) LIKE '[%' AND 190000.0 > 0
+         THEN r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE)
+             - CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE)) / 190000.0
+         ELSE 0 END) AS "penalty2"
+  , 0 AS "unmatched2"
+FROM "anon"."people__classes" AS r
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city'
+  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT class_size, CAST(COUNT(*) AS BIGINT) AS classes
+FROM "anon"."people__classes" AS c
+GROUP BY class_size
+ORDER BY class_size;
+CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
+WITH class_rows AS (
+  SELECT CAST(COUNT(*) AS BIGINT) AS n
+  FROM "main"."people" AS r
+  GROUP BY "age", "city", "income")
+SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
+FROM class_rows
+GROUP BY n
+ORDER BY n;
+WITH
+"given0" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "disease" AS p, "age" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "disease", "age"
+  ) AS pairs
+  GROUP BY p
+),
+"given1" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "disease" AS p, "city" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "disease", "city"
+  ) AS pairs
+  GROUP BY p
+),
+"given2" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "disease" AS p, "income" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "disease", "income"
+  ) AS pairs
+  GROUP BY p
+),
+refined AS (
+  SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY r."age", r."city", r."income", r."disease"
+)
+SELECT
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
+  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+FROM refined AS r
+JOIN "given0" AS "g0"
+  ON "g0".p IS NOT DISTINCT FROM r."disease"
+JOIN "given1" AS "g1"
+  ON "g1".p IS NOT DISTINCT FROM r."disease"
+JOIN "given2" AS "g2"
+  ON "g2".p IS NOT DISTINCT FROM r."disease"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city'
+  AND "h1".label = CAST(r."city" AS VARCHAR);
+WITH
+"given0" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "note" AS p, "age" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "note", "age"
+  ) AS pairs
+  GROUP BY p
+),
+"given1" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "note" AS p, "city" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "note", "city"
+  ) AS pairs
+  GROUP BY p
+),
+"given2" AS MATERIALIZED (
+  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+  FROM (
+    SELECT "note" AS p, "income" AS q, COUNT(*) AS c
+    FROM "anon_private"."people__source" AS s
+    GROUP BY "note", "income"
+  ) AS pairs
+  GROUP BY p
+),
+refined AS (
+  SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY r."age", r."city", r."income", r."note"
+)
+SELECT
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
+  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+FROM refined AS r
+JOIN "given0" AS "g0"
+  ON "g0".p IS NOT DISTINCT FROM r."note"
+JOIN "given1" AS "g1"
+  ON "g1".p IS NOT DISTINCT FROM r."note"
+JOIN "given2" AS "g2"
+  ON "g2".p IS NOT DISTINCT FROM r."note"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city'
+  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT column_name, data_type
+FROM information_schema.columns
+WHERE table_schema = 'anon_private' AND table_name = 'people__source'
+ORDER BY ordinal_position;
+SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "disease", "note") % 1000000007), 0) AS checksum
+FROM "anon_private"."people__source" AS r;
+CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
+COMMIT;
+DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
