@@ -224,12 +224,12 @@ class MemoryWorkingSet(WorkingSet):
         rows = self._slice(window)
         inside = np.arange(rows.start, rows.stop, dtype=np.int64)
         split_pid = split.column("pid").to_numpy().astype(np.int64)
-        at = col.lookup((self.pid[inside],), (split_pid,))
+        at = _find((self.pid[inside],), (split_pid,))
         self.done.append(self._keep(inside[at < 0]))
         moving, at = inside[at >= 0], at[at >= 0]
         split_dim = split.column("dim").to_numpy().astype(np.int64)[at]
         split_depth = split.column("depth").to_numpy().astype(np.int64)[at]
-        state_row = col.lookup((self.pid[moving],), (self.state["pid"],))
+        state_row = _find((self.pid[moving],), (self.state["pid"],))
         bins = np.full(moving.shape[0], np.iinfo(np.int64).min, np.int64)
         for d in self.dims:
             along = split_dim == d.index
@@ -240,7 +240,7 @@ class MemoryWorkingSet(WorkingSet):
             else:
                 leaves = self.columns[d.code][moving[along]].astype(np.int64)
                 bins[along] = self.ancestors[d.index][split_depth[along] + 1, leaves]
-        decided = col.lookup(
+        decided = _find(
             (self.pid[moving], bins),
             (
                 decisions.column("pid").to_numpy().astype(np.int64),
@@ -305,7 +305,8 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     (``PERCENTILE_DISC(0.5)``; ``mondrian/stats.sql`` with weights)."""
     if values.shape[0] == 0:
         return values[:0]
-    order = np.lexsort((values, group))
+    combined = _combined([group, values]) if values.dtype.kind in "iu" else None
+    order = np.lexsort((values, group)) if combined is None else np.argsort(combined)
     sorted_group = group[order]
     cumulative = np.cumsum(weights[order])
     first = col.starts(sorted_group)
@@ -318,21 +319,49 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     return result
 
 
-def _group_order(keys: Sequence[IntArray]) -> IntArray:
-    """The stable order sorting rows by ``keys`` (first key first): one sort of a combined key
-    when the keys' ranges multiply below 2^62, else a lexicographic sort."""
-    if keys[0].shape[0] == 0:
-        return np.zeros(0, np.int64)
+def _combined(keys: Sequence[IntArray]) -> IntArray | None:
+    """One int64 key ordering rows as ``keys`` do lexicographically, or None when the keys'
+    ranges multiply past 2^62."""
     combined = np.zeros(keys[0].shape[0], np.int64)
+    if not keys[0].shape[0]:
+        return combined
     span = 1
     for key in keys:
         low = int(key.min())
         width = int(key.max()) - low + 1
         span *= width
         if span >= 1 << 62:
-            return col.order_by(*keys)
+            return None
         combined = combined * width + (key - low)
-    order: IntArray = np.argsort(combined, kind="stable").astype(np.int64)
+    return combined
+
+
+def _find(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
+    """For each row of ``left``, the index of the row of ``right`` with the same key, or -1
+    (``right``'s keys are unique): :func:`.columnar.lookup` by one sort and a binary search."""
+    n_left = left[0].shape[0]
+    if n_left == 0 or right[0].shape[0] == 0:
+        return np.full(n_left, -1, np.int64)
+    both = _combined([np.concatenate([a, b]) for a, b in zip(left, right, strict=True)])
+    if both is None:
+        return col.lookup(left, right)
+    lkey, rkey = both[:n_left], both[n_left:]
+    order = np.argsort(rkey)
+    at = np.minimum(np.searchsorted(rkey[order], lkey), rkey.shape[0] - 1)
+    found: IntArray = np.where(rkey[order][at] == lkey, order[at], -1).astype(np.int64)
+    return found
+
+
+def _group_order(keys: Sequence[IntArray]) -> IntArray:
+    """An order putting rows of equal ``keys`` next to each other, groups sorted by the keys
+    (first key first). Rows within a group come in any order: what is computed over a group
+    (sums of integer weights, minima, maxima) does not depend on it."""
+    if keys[0].shape[0] == 0:
+        return np.zeros(0, np.int64)
+    combined = _combined(keys)
+    if combined is None:
+        return col.order_by(*keys)
+    order: IntArray = np.argsort(combined).astype(np.int64)
     return order
 
 

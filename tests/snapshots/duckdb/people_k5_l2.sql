@@ -75,21 +75,7 @@ ORDER BY code;
 CREATE TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
 SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 SELECT * FROM "anonsql_work_RUN"."rows";
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
 CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
 CREATE TABLE "anonsql_work_RUN"."memory_done" AS SELECT * FROM "__anonsql_arrow_N";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT * FROM "anonsql_work_RUN"."memory_done";

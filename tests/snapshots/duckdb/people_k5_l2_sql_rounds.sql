@@ -784,11 +784,6 @@ FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 31 AND w.pid < 20031 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
@@ -912,11 +907,6 @@ FROM "anonsql_work_RUN"."rows" AS w
 JOIN "__anonsql_scratch_anonsql_work_RUN_pstate" AS p ON p.pid = w.pid
 WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 67 AND w.pid < 20067 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
@@ -960,15 +950,11 @@ FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 119 AND w.pid < 20119
 GROUP BY w.pid
 ORDER BY w.pid;
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-INSERT INTO "anonsql_work_RUN"."parts" SELECT * FROM "__anonsql_scratch_anonsql_work_RUN_parts_chunk";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
 DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
 SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
 CREATE TABLE "anonsql_work_RUN"."generalized" AS

@@ -740,15 +740,11 @@ FROM "anonsql_work_RUN"."rows" AS w
 WHERE w.pid >= 1 AND w.pid < 20001
 GROUP BY w.pid
 ORDER BY w.pid;
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anonsql_work_RUN' AND table_name = 'parts'
-ORDER BY ordinal_position;
-CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
 DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 1 AND pid < 20001;
 SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
+CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
 CREATE TABLE "anonsql_work_RUN"."generalized" AS

@@ -1,1 +1,0 @@
-INSERT INTO {{ parts | qname }} SELECT * FROM {{ chunk | qname }}
