@@ -87,7 +87,8 @@ class Algorithm(ABC):
     Subclasses declare ``name`` (the spec's ``algorithm:`` value), ``Options``, ``reference``
     (the paper), whether they anonymize 1:M data (``person_level``) and the release ``layout``
     they leave tables for, and implement :meth:`partition`. They must keep per-row data in the
-    engine and issue a number of statements per round that does not depend on the number of
+    engine (or in memory only up to a bound the user sets, as Mondrian's ``max_rows_in_memory``)
+    and issue a number of statements per round that does not depend on the number of
     partitions. An algorithm that enforces only some models says so in :meth:`check_models`,
     by the models' declarations (never their classes).
     """

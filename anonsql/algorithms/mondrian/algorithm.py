@@ -13,6 +13,11 @@ Each round handles **all** active partitions with a constant number of statement
 4. ``split``/``decisions`` loaded back, and ``rewrite``: finished partitions' rows move to the
    finished table, split partitions' rows get their new partition ids.
 
+Where the working rows live is a :class:`~.working.WorkingSet`: the engine's table
+(:class:`~.working.SqlWorkingSet`, the statements above) until at most ``max_rows_in_memory``
+rows are left, then numpy arrays (:class:`~.in_memory.MemoryWorkingSet`) answering the same
+questions without a statement, which the planning below cannot tell apart.
+
 Split rule. A numeric dimension splits at the partition's median ``m`` either as
 ``x <= m | x > m`` or as ``x < m | x >= m``; a categorical one into the children of the
 partition's lowest common ancestor (with ``categorical_split: grouped``, children too small on

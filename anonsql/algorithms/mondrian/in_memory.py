@@ -128,16 +128,13 @@ class MemoryWorkingSet(WorkingSet):
     def _stated_rows(self) -> tuple[IntArray, IntArray]:
         """The rows of partitions with split parameters, and each one's row of the state."""
         state_pid = self.state["pid"]
-        order = np.argsort(state_pid, kind="stable")
-        position = np.searchsorted(state_pid[order], self.pid)
-        position = np.minimum(position, max(state_pid.shape[0] - 1, 0))
-        found = (
-            state_pid[order][position] == self.pid
-            if state_pid.shape[0]
-            else np.zeros(self.pid.shape[0], bool)
-        )
-        rows = np.nonzero(found)[0].astype(np.int64)
-        return rows, order[position[rows]].astype(np.int64)
+        if not state_pid.shape[0]:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        # the state's partitions lie in one window: only its rows are looked up
+        lo, hi = np.searchsorted(self.pid, [state_pid.min(), state_pid.max() + 1])
+        at = _find((self.pid[lo:hi],), (state_pid,))
+        rows = np.nonzero(at >= 0)[0].astype(np.int64)
+        return rows + lo, at[rows]
 
     def _bins(self, d: Dimension, rows: IntArray, state_row: IntArray) -> IntArray:
         """Each row's bin along ``d`` relative to its partition's parameter (``_bins.sql``)."""

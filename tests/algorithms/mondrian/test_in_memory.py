@@ -7,6 +7,7 @@ all in memory, or switching part-way."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -102,8 +103,14 @@ def _contents(
     )
 
 
+#: Spark spends about a second on each statement: its session (``make test-spark``) runs fewer.
+EXAMPLES = 6 if "spark" in os.environ.get("ANONSQL_TEST_ENGINES", "") else 20
+
+
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(rows=rows_strategy, weighted=st.booleans(), data=st.data())
 def test_every_answer_equals_the_templates(
@@ -252,6 +259,11 @@ def _adult_slice(engine: Engine) -> None:
 
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_the_release_does_not_depend_on_where_rounds_ran(engine: Engine, config: str) -> None:
+    """On Spark (``make test-spark``) the statements of the rounds are held by the test above
+    and a whole release by tests/engines/test_spark.py; these releases take 10 minutes each
+    there (they passed on 2026-11-24)."""
+    if engine.name == "spark":
+        pytest.skip("Spark runs the per-statement test of the rounds; releases take minutes")
     _adult_slice(engine)
     chosen = CONFIGS[config]
     releases = []
