@@ -86,9 +86,7 @@ def test_postgres_hashes_the_guard_anti_join(engine: Engine) -> None:
     view = TableName("guard_plan_view", "main")
     engine.load_arrow(relation, data)
     try:
-        create_guarded_view(
-            engine, view, relation, [KAnonymity(KAnonymityParams(k=2))], KEYS, None
-        )
+        create_guarded_view(engine, view, relation, [KAnonymity(KAnonymityParams(k=2))], KEYS, None)
         engine.execute("SET enable_nestloop = off")  # only a hash (or merge) join is left
         plan = "\n".join(
             str(r[0]) for r in engine.fetchall('EXPLAIN SELECT * FROM "main"."guard_plan_view"')

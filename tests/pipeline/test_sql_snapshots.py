@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import load_people, people_spec
 from one_to_many_fixtures import example_spec, load_table_1a
 from paths import SNAPSHOTS
