@@ -56,6 +56,10 @@ class DuckDBEngine(Engine):
         self.con = connection
         #: Arrow tables registered by :meth:`scratch`, per working schema (so per run).
         self._scratch: dict[str, set[str]] = {}
+        if self._owns_connection:
+            # DuckDB's own progress bar writes to stdout during long statements, which would
+            # corrupt `anonsql run --json`; anonsql reports progress itself
+            self.run("set_setting", name="enable_progress_bar", value=False)
         if threads is not None:
             self.run("duckdb/set_threads", threads=int(threads))
 

@@ -206,3 +206,18 @@ def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     spec = write_spec(tmp_path, db, k=5, algorithm="[no_such_algorithm]")
     ran = CliRunner().invoke(main, ["run", str(spec), "--quiet"])
     assert ran.exit_code == 2 and "[no_such_algorithm]" in ran.stderr
+
+
+def test_duckdb_progress_bar_is_off() -> None:
+    """DuckDB prints its own progress bar to stdout during statements longer than two seconds
+    (seen at 1e7 rows), which corrupted ``anonsql run --json``: engines anonsql opens turn it
+    off, and a connection the caller owns is left as it is."""
+    import duckdb
+
+    query = "SELECT current_setting('enable_progress_bar')"
+    with DuckDBEngine() as engine:
+        assert engine.con.execute(query).fetchall() == [(False,)]
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = true")
+    DuckDBEngine(connection=con)
+    assert con.execute(query).fetchall() == [(True,)]
