@@ -215,7 +215,15 @@ class MemoryWorkingSet(WorkingSet):
     def finish_window(self, window: Window) -> None:
         rows = self._slice(window)
         self.done.append(self._keep(rows))
-        self._retain(np.arange(rows.stop, self.pid.shape[0], dtype=np.int64))
+        self._retain(self._outside(rows))
+
+    def _outside(self, window: slice) -> IntArray:
+        """The rows before and after a window's rows, in order."""
+        count = self.pid.shape[0]
+        before = np.arange(window.start, dtype=np.int64)
+        after = np.arange(window.stop, count, dtype=np.int64)
+        rows: IntArray = np.concatenate([before, after])
+        return rows
 
     def rewrite(self, window: Window, split: pa.Table, decisions: pa.Table) -> None:
         rows = self._slice(window)
@@ -248,11 +256,10 @@ class MemoryWorkingSet(WorkingSet):
         moving, decided = moving[decided >= 0], decided[decided >= 0]
         new_pid = decisions.column("new_pid").to_numpy().astype(np.int64)[decided]
         order = np.argsort(new_pid, kind="stable")
-        moved_pid, moved = self._keep(moving[order])
-        # new ids are above every id in use, so the rows after the window then the moved rows
-        # stay sorted by partition id
-        rest_pid, rest = self._keep(np.arange(rows.stop, self.pid.shape[0], dtype=np.int64))
-        del moved_pid
+        _, moved = self._keep(moving[order])
+        # new ids are above every id in use, so the rows outside the window then the moved
+        # rows stay sorted by partition id
+        rest_pid, rest = self._keep(self._outside(rows))
         self.pid = np.concatenate([rest_pid, new_pid[order]])
         self.columns = {name: np.concatenate([rest[name], moved[name]]) for name in self.columns}
 
