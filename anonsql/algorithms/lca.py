@@ -34,3 +34,18 @@ class HierarchyArrays:
 
     def ncp_of(self, node: IntArray) -> FloatArray:
         return self.ncp[node]
+
+    def ancestors_by_depth(self) -> IntArray:
+        """``[depth, leaf rank] -> node id`` of each leaf's ancestors below the root (the leaf
+        included), -1 elsewhere: the ``ancestors`` working table (``prepare/ancestors.py``) as
+        an array, with a row to spare below the deepest leaf."""
+        table = np.full((int(self.depth.max(initial=0)) + 2, self.leaf_node.shape[0]), -1)
+        leaves = np.arange(self.leaf_node.shape[0], dtype=np.int64)
+        node = self.leaf_node.copy()
+        below_root = self.parent[node] >= 0
+        while below_root.any():
+            table[self.depth[node[below_root]], leaves[below_root]] = node[below_root]
+            node = np.where(below_root, self.parent[node], node)
+            below_root &= self.parent[node] >= 0
+        ancestors: IntArray = table.astype(np.int64)
+        return ancestors

@@ -57,7 +57,7 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
-from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet, ancestor_table
+from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.split_choice import (
     LossModel,
@@ -180,9 +180,9 @@ class _MondrianRun:
         self.suppressed_rows = 0
         self.suppressed_parts = 0
         self.partitions = 0
-        #: The finished partitions (``parts_table`` rows), loaded as the parts table at the end:
-        #: a few columns per partition (~70 MB for the 830k partitions of 1e8 rows), where a
-        #: load per round cost two statements and a catalog probe.
+        #: The finished partitions (``parts_table`` rows: a few columns per partition), loaded
+        #: as the parts table at the end, where a load per round cost two statements and a
+        #: catalog probe.
         self.parts: list[pa.Table] = []
         self.payload = ws.payload
         #: The table the rounds rewrite (the rows, or their weighted distinct vectors) and the
@@ -289,9 +289,7 @@ class _MondrianRun:
         rows = self.sql.read()
         if not MemoryWorkingSet.can_hold(rows):
             return
-        ancestors = {
-            i: ancestor_table(a.parent, a.depth, a.leaf_node) for i, a in self.arrays.items()
-        }
+        ancestors = {i: a.ancestors_by_depth() for i, a in self.arrays.items()}
         self.working = MemoryWorkingSet(
             rows, dims=self.dims, ancestors=ancestors, weight=self.weight
         )

@@ -74,6 +74,28 @@ def groups_in_order(key: IntArray) -> tuple[IntArray, IntArray]:
     return rank[inverse.reshape(-1)], index[order].astype(np.int64)
 
 
+def combined_key(keys: Sequence[Column]) -> IntArray | None:
+    """One int64 key ordering rows as ``keys`` (integer columns, the first key first) do
+    lexicographically, or None when a key is not a signed or small integer or the keys' ranges
+    multiply past 2^62 (then :func:`codes` or :func:`order_by` serve)."""
+    count = keys[0].shape[0]
+    combined: IntArray = np.zeros(count, np.int64)
+    if count == 0:
+        return combined
+    span = 1
+    for key in keys:
+        if key.dtype.kind not in "iub" or key.dtype == np.uint64:
+            return None
+        wide = key.astype(np.int64)
+        low = int(wide.min())
+        width = int(wide.max()) - low + 1
+        span *= width
+        if span >= 1 << 62:
+            return None
+        combined = combined * width + (wide - low)
+    return combined
+
+
 def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
     """For each row of ``left``, the index of the row of ``right`` with the same key, or -1
     (``right``'s keys are unique)."""
@@ -82,7 +104,16 @@ def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
         return np.zeros(0, np.int64)
     if right[0].shape[0] == 0:
         return np.full(n_left, -1, np.int64)
-    key = codes(*(np.concatenate([a, b]) for a, b in zip(left, right, strict=True)))
+    both = [np.concatenate([a, b]) for a, b in zip(left, right, strict=True)]
+    combined = combined_key(both)
+    if combined is not None:
+        # one sort of the right-hand keys and a binary search (no dense recoding)
+        lkey, rkey = combined[:n_left], combined[n_left:]
+        order = np.argsort(rkey)
+        at = np.minimum(np.searchsorted(rkey[order], lkey), rkey.shape[0] - 1)
+        hit: IntArray = np.where(rkey[order][at] == lkey, order[at], -1).astype(np.int64)
+        return hit
+    key = codes(*both)
     lkey, rkey = key[:n_left], key[n_left:]
     table = np.full(int(key.max()) + 1, -1, np.int64)
     table[rkey] = np.arange(rkey.shape[0], dtype=np.int64)
@@ -146,6 +177,7 @@ __all__ = [
     "Column",
     "Rows",
     "codes",
+    "combined_key",
     "group_index",
     "groups_in_order",
     "kahan_sums",

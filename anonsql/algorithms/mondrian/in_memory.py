@@ -24,25 +24,8 @@ import pyarrow as pa
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Column
 from anonsql.algorithms.mondrian.working import Window, WorkingSet
-from anonsql.privacy.base import BoolArray, IntArray
+from anonsql.privacy.base import IntArray
 from anonsql.workspace import Dimension
-
-
-def holdable(table: pa.Schema | pa.Table) -> bool:
-    """Whether rows of this schema can be held as numpy columns without changing a value:
-    integer and floating columns only (decimals, text and dates stay in the engine)."""
-    schema = table if isinstance(table, pa.Schema) else table.schema
-    return all(pa.types.is_integer(f.type) or pa.types.is_floating(f.type) for f in schema)
-
-
-def _without_gaps(table: pa.Table) -> bool:
-    """No NULL and no NaN: numpy's comparisons would order them unlike SQL."""
-    for column in table.columns:
-        if column.null_count:
-            return False
-        if pa.types.is_floating(column.type) and np.isnan(column.to_numpy()).any():
-            return False
-    return True
 
 
 class MemoryWorkingSet(WorkingSet):
@@ -77,8 +60,18 @@ class MemoryWorkingSet(WorkingSet):
 
     @staticmethod
     def can_hold(table: pa.Table) -> bool:
-        """Whether :class:`MemoryWorkingSet` reproduces the SQL rounds on these rows."""
-        return holdable(table) and _without_gaps(table)
+        """Whether :class:`MemoryWorkingSet` reproduces the SQL rounds on these rows: integer
+        and floating columns only (decimals, text and dates stay in the engine), without NULL
+        or NaN (numpy's comparisons would order them unlike SQL)."""
+        for column in table.columns:
+            kind = column.type
+            if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+                return False
+            if column.null_count:
+                return False
+            if pa.types.is_floating(kind) and np.isnan(column.to_numpy()).any():
+                return False
+        return True
 
     # -- the rows ----------------------------------------------------------------------------
     def _weights(self, rows: slice | IntArray) -> IntArray:
@@ -132,14 +125,14 @@ class MemoryWorkingSet(WorkingSet):
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         # the state's partitions lie in one window: only its rows are looked up
         lo, hi = np.searchsorted(self.pid, [state_pid.min(), state_pid.max() + 1])
-        at = _find((self.pid[lo:hi],), (state_pid,))
+        at = col.lookup((self.pid[lo:hi],), (state_pid,))
         rows = np.nonzero(at >= 0)[0].astype(np.int64)
         return rows + lo, at[rows]
 
-    def _bins(self, d: Dimension, rows: IntArray, state_row: IntArray) -> IntArray:
-        """Each row's bin along ``d`` relative to its partition's parameter (``_bins.sql``)."""
+    def _bins(self, d: Dimension, rows: IntArray, param: Column) -> IntArray:
+        """Each row's bin along ``d`` relative to its partition's parameter (``_bins.sql``):
+        the median, or the depth of the lowest common ancestor."""
         values = self.columns[d.code][rows]
-        param = self.state[f"p{d.index}"][state_row]
         if d.is_numeric:
             return np.where(values < param, -1, np.where(values == param, 0, 1)).astype(np.int64)
         depth = param.astype(np.int64) + 1
@@ -154,7 +147,7 @@ class MemoryWorkingSet(WorkingSet):
         for d in self.dims:
             along = self.state[f"t{d.index}"][state_row].astype(bool)
             mine, mine_state = rows[along], state_row[along]
-            bins = self._bins(d, mine, mine_state)
+            bins = self._bins(d, mine, self.state[f"p{d.index}"][mine_state])
             # an inner join in the templates: a leaf without an ancestor at that depth drops out
             joined = bins >= 0 if not d.is_numeric else np.ones(bins.shape[0], bool)
             mine, bins = mine[joined], bins[joined]
@@ -173,28 +166,21 @@ class MemoryWorkingSet(WorkingSet):
         return out
 
     def bin_ranges(self) -> pa.Table:
-        pieces: list[dict[str, Column]] = []
-        for dim, rows, bins, starts in self._grouped(None):
-            if not starts.shape[0]:
-                continue
-            piece: dict[str, Column] = {
-                "pid": self.pid[rows][starts],
-                "dim": np.full(starts.shape[0], dim, np.int32),
-                "bin": bins[starts],
-                "n": np.add.reduceat(self._weights(rows), starts),
-            }
-            for e in self.dims:
-                values = self.columns[e.code][rows]
-                piece[f"lo{e.index}"] = np.minimum.reduceat(values, starts)
-                piece[f"hi{e.index}"] = np.maximum.reduceat(values, starts)
-            pieces.append(piece)
-        names = ["pid", "dim", "bin", "n"] + [
-            f"{side}{e.index}" for e in self.dims for side in ("lo", "hi")
-        ]
-        source = {f"{side}{e.index}": e.code for e in self.dims for side in ("lo", "hi")}
-        return self._table(pieces, names, source)
+        return self._per_bin(None, ranges=True)
 
     def candidates(self, sa: str | None) -> pa.Table:
+        return self._per_bin(sa, ranges=False)
+
+    def _per_bin(self, sa: str | None, *, ranges: bool) -> pa.Table:
+        """Per (pid, dim, bin[, sa]) group of the candidate splits: ``n`` and, with
+        ``ranges``, every dimension's ``lo<i>`` and ``hi<i>``."""
+        names = ["pid", "dim", "bin"] + (["sa"] if sa is not None else []) + ["n"]
+        source = {"sa": sa} if sa is not None else {}
+        if ranges:
+            for e in self.dims:
+                for side in ("lo", "hi"):
+                    names.append(f"{side}{e.index}")
+                    source[f"{side}{e.index}"] = e.code
         pieces: list[dict[str, Column]] = []
         for dim, rows, bins, starts in self._grouped(sa):
             if not starts.shape[0]:
@@ -203,13 +189,17 @@ class MemoryWorkingSet(WorkingSet):
                 "pid": self.pid[rows][starts],
                 "dim": np.full(starts.shape[0], dim, np.int32),
                 "bin": bins[starts],
+                "n": np.add.reduceat(self._weights(rows), starts),
             }
             if sa is not None:
                 piece["sa"] = self.columns[sa][rows][starts]
-            piece["n"] = np.add.reduceat(self._weights(rows), starts)
+            if ranges:
+                for e in self.dims:
+                    values = self.columns[e.code][rows]
+                    piece[f"lo{e.index}"] = np.minimum.reduceat(values, starts)
+                    piece[f"hi{e.index}"] = np.maximum.reduceat(values, starts)
             pieces.append(piece)
-        names = ["pid", "dim", "bin"] + (["sa"] if sa is not None else []) + ["n"]
-        return self._table(pieces, names, {"sa": sa} if sa is not None else {})
+        return self._table(pieces, names, source)
 
     # -- moving rows -------------------------------------------------------------------------
     def finish_window(self, window: Window) -> None:
@@ -229,23 +219,23 @@ class MemoryWorkingSet(WorkingSet):
         rows = self._slice(window)
         inside = np.arange(rows.start, rows.stop, dtype=np.int64)
         split_pid = split.column("pid").to_numpy().astype(np.int64)
-        at = _find((self.pid[inside],), (split_pid,))
+        at = col.lookup((self.pid[inside],), (split_pid,))
         self.done.append(self._keep(inside[at < 0]))
         moving, at = inside[at >= 0], at[at >= 0]
         split_dim = split.column("dim").to_numpy().astype(np.int64)[at]
         split_depth = split.column("depth").to_numpy().astype(np.int64)[at]
-        state_row = _find((self.pid[moving],), (self.state["pid"],))
+        state_row = col.lookup((self.pid[moving],), (self.state["pid"],))
         bins = np.full(moving.shape[0], np.iinfo(np.int64).min, np.int64)
         for d in self.dims:
             along = split_dim == d.index
             if not along.any():
                 continue
-            if d.is_numeric:
-                bins[along] = self._bins(d, moving[along], state_row[along])
-            else:
-                leaves = self.columns[d.code][moving[along]].astype(np.int64)
-                bins[along] = self.ancestors[d.index][split_depth[along] + 1, leaves]
-        decided = _find(
+            # as the template: the median from the state, the depth from the split table
+            param = (
+                self.state[f"p{d.index}"][state_row[along]] if d.is_numeric else split_depth[along]
+            )
+            bins[along] = self._bins(d, moving[along], param)
+        decided = col.lookup(
             (self.pid[moving], bins),
             (
                 decisions.column("pid").to_numpy().astype(np.int64),
@@ -309,7 +299,7 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     (``PERCENTILE_DISC(0.5)``; ``mondrian/stats.sql`` with weights)."""
     if values.shape[0] == 0:
         return values[:0]
-    combined = _combined([group, values]) if values.dtype.kind in "iu" else None
+    combined = col.combined_key([group, values])
     order = np.lexsort((values, group)) if combined is None else np.argsort(combined)
     sorted_group = group[order]
     cumulative = np.cumsum(weights[order])
@@ -323,64 +313,17 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     return result
 
 
-def _combined(keys: Sequence[IntArray]) -> IntArray | None:
-    """One int64 key ordering rows as ``keys`` do lexicographically, or None when the keys'
-    ranges multiply past 2^62."""
-    combined = np.zeros(keys[0].shape[0], np.int64)
-    if not keys[0].shape[0]:
-        return combined
-    span = 1
-    for key in keys:
-        low = int(key.min())
-        width = int(key.max()) - low + 1
-        span *= width
-        if span >= 1 << 62:
-            return None
-        combined = combined * width + (key - low)
-    return combined
-
-
-def _find(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
-    """For each row of ``left``, the index of the row of ``right`` with the same key, or -1
-    (``right``'s keys are unique): :func:`.columnar.lookup` by one sort and a binary search."""
-    n_left = left[0].shape[0]
-    if n_left == 0 or right[0].shape[0] == 0:
-        return np.full(n_left, -1, np.int64)
-    both = _combined([np.concatenate([a, b]) for a, b in zip(left, right, strict=True)])
-    if both is None:
-        return col.lookup(left, right)
-    lkey, rkey = both[:n_left], both[n_left:]
-    order = np.argsort(rkey)
-    at = np.minimum(np.searchsorted(rkey[order], lkey), rkey.shape[0] - 1)
-    found: IntArray = np.where(rkey[order][at] == lkey, order[at], -1).astype(np.int64)
-    return found
-
-
 def _group_order(keys: Sequence[IntArray]) -> IntArray:
     """An order putting rows of equal ``keys`` next to each other, groups sorted by the keys
     (first key first). Rows within a group come in any order: what is computed over a group
     (sums of integer weights, minima, maxima) does not depend on it."""
     if keys[0].shape[0] == 0:
         return np.zeros(0, np.int64)
-    combined = _combined(keys)
+    combined = col.combined_key(keys)
     if combined is None:
         return col.order_by(*keys)
     order: IntArray = np.argsort(combined).astype(np.int64)
     return order
 
 
-def ancestor_table(parent: IntArray, depth: IntArray, leaf_node: IntArray) -> IntArray:
-    """``[depth, leaf rank] -> node id`` of each leaf's ancestors below the root (the leaf
-    included), -1 elsewhere: the ``ancestors`` working table as an array."""
-    table = np.full((int(depth.max(initial=0)) + 2, leaf_node.shape[0]), -1, np.int64)
-    leaves = np.arange(leaf_node.shape[0], dtype=np.int64)
-    node = leaf_node.astype(np.int64).copy()
-    below_root: BoolArray = parent[node] >= 0
-    while below_root.any():
-        table[depth[node[below_root]], leaves[below_root]] = node[below_root]
-        node = np.where(below_root, parent[node], node)
-        below_root = below_root & (parent[node] >= 0)
-    return table
-
-
-__all__ = ["MemoryWorkingSet", "ancestor_table", "holdable"]
+__all__ = ["MemoryWorkingSet"]

@@ -53,11 +53,25 @@ def test_group_helpers_match_pandas(keys: list[int], data: st.DataObject) -> Non
 def test_lookup_is_an_inner_join_on_the_key(
     right: list[tuple[int, int]], left: list[tuple[int, int]]
 ) -> None:
-    r = np.array(right, np.int64).reshape(-1, 2)
-    lft = np.array(left, np.int64).reshape(-1, 2)
-    found = col.lookup((lft[:, 0], lft[:, 1]), (r[:, 0], r[:, 1]))
-    index = {tuple(row): i for i, row in enumerate(r.tolist())}
-    assert found.tolist() == [index.get(tuple(row), -1) for row in lft.tolist()]
+    # small keys take one combined key; keys spread over 2^40 and more do not fit one int64
+    # and take the dense recoding: both must join the same
+    for spread in (1, 2**40):
+        r = np.array(right, np.int64).reshape(-1, 2) * spread
+        lft = np.array(left, np.int64).reshape(-1, 2) * spread
+        found = col.lookup((lft[:, 0], lft[:, 1]), (r[:, 0], r[:, 1]))
+        index = {tuple(row): i for i, row in enumerate(r.tolist())}
+        assert found.tolist() == [index.get(tuple(row), -1) for row in lft.tolist()]
+
+
+def test_combined_key_orders_like_the_keys_or_declines() -> None:
+    a = np.array([2, 0, 2, 1], np.int64)
+    b = np.array([-1, 5, -3, 0], np.int32)
+    key = col.combined_key([a, b])
+    assert key is not None
+    assert np.argsort(key).tolist() == col.order_by(a, b).tolist()
+    assert col.combined_key([a * 2**40, a * 2**40]) is None
+    assert col.combined_key([a.astype(np.float64)]) is None
+    assert col.combined_key([a.astype(np.uint64)]) is None
 
 
 @settings(max_examples=300, deadline=None)

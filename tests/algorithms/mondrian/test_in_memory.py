@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from anonsql import api
 from anonsql.algorithms.lca import HierarchyArrays
-from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet, ancestor_table
+from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, WorkingSet
 from anonsql.demo import adult_spec
 from anonsql.engines import Engine
@@ -140,7 +140,7 @@ def test_every_answer_equals_the_templates(
     memory = MemoryWorkingSet(
         sql.read(),
         dims=DIMS,
-        ancestors={2: ancestor_table(arrays.parent, arrays.depth, arrays.leaf_node)},
+        ancestors={2: arrays.ancestors_by_depth()},
         weight=weight,
     )
     assert memory.pending() == sql.pending()
@@ -208,9 +208,9 @@ def test_every_answer_equals_the_templates(
     assert memory.pending() == sql.pending()
 
 
-def test_ancestor_table_matches_the_working_table() -> None:
+def test_ancestors_by_depth_match_the_working_table() -> None:
     arrays = HierarchyArrays(PLACES)
-    table = ancestor_table(arrays.parent, arrays.depth, arrays.leaf_node)
+    table = arrays.ancestors_by_depth()
     expected = ancestors_table(DIMS).to_pylist()
     found = [
         {"dim": 2, "leaf_rank": leaf, "depth": depth, "node_id": int(table[depth, leaf])}
