@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonsql import pipeline
 from anonsql.algorithms import ProgressCallback
@@ -17,7 +17,6 @@ from anonsql.errors import SpecError
 from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
 from anonsql.metrics import MetricValue, compute_all, olap
-from anonsql.metrics.identity_reserved import ReleaseMetrics, release_metrics
 from anonsql.metrics.measure import release_context
 from anonsql.plan import Plan
 from anonsql.plan import plan as plan_run
@@ -34,6 +33,9 @@ from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
 from anonsql.verify import ReleaseStatus, release_status
+
+if TYPE_CHECKING:
+    from anonsql.metrics.identity_reserved import ReleaseMetrics
 
 
 def _quiet(message: str) -> None:
@@ -285,6 +287,9 @@ def identity_reserved_metrics(
     normalized information loss, relative error of a seeded workload of count queries
     (``lam`` quasi-identifiers constrained per query) and the share of vulnerable classes
     (:mod:`anonsql.metrics.identity_reserved`). On demand only."""
+    # imported here: its algorithms' modules load scipy (~0.25 s), which a run does not need
+    from anonsql.metrics.identity_reserved import release_metrics
+
     release = read_release(
         engine,
         _relation(output, "output"),

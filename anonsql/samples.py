@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from anonsql import arrow
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.resources import resource_dir
@@ -84,7 +85,7 @@ def sample_csv(name: str) -> Path:
 def with_consent(data: pa.Table, rate: float = CONSENT_RATE, seed: int = CONSENT_SEED) -> pa.Table:
     """``data`` with a boolean ``consent`` column, true with probability ``rate`` per row."""
     consent = np.random.default_rng(seed).random(data.num_rows) < rate
-    return data.append_column("consent", pa.array(consent, pa.bool_()))
+    return data.append_column("consent", arrow.array(consent, pa.bool_()))
 
 
 def load_sample(engine: Engine, name: str, table: TableName) -> int:

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.privacy.base import BoolArray
 from anonsql.workspace import Dimension
@@ -25,7 +26,7 @@ def parts_table(
     columns: dict[str, pa.Array] = {
         "pid": pc.cast(stats.column("pid"), pa.int64()),
         "n": pc.cast(stats.column("n"), pa.int64()),
-        "suppressed": pa.array(suppressed),
+        "suppressed": arrow.array(suppressed),
     }
     for d in dims:
         lo = stats.column(f"min{d.index}")
@@ -35,7 +36,7 @@ def parts_table(
             columns[f"hi{d.index}"] = hi
         else:
             node = arrays[d.index].lca(
-                lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64)
+                arrow.to_numpy(lo).astype(np.int64), arrow.to_numpy(hi).astype(np.int64)
             )
-            columns[f"node{d.index}"] = pa.array(node, pa.int32())
-    return pa.table(columns)
+            columns[f"node{d.index}"] = arrow.array(node, pa.int32())
+    return arrow.table(columns)

@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import pyarrow as pa
-
 import anonsql
+from anonsql import arrow
 from anonsql.metrics.measure import Measurement
 from anonsql.publish import Release
 from anonsql.verify import Verification
@@ -73,5 +72,7 @@ def certify(
         "risk_settings": json.dumps(dict(measurement.risk_settings)),
     }
     fields.update(release.layout.certificate_fields())
-    release.engine.load_arrow(release.built.certificate, pa.Table.from_pylist([fields]))
+    release.engine.load_arrow(
+        release.built.certificate, arrow.table({name: [value] for name, value in fields.items()})
+    )
     return Certificate(fields)

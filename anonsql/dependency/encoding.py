@@ -26,6 +26,7 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.dependency.fds import FunctionalDependency, instance_groups
 from anonsql.engines.base import Engine
 from anonsql.errors import SpecError
@@ -202,19 +203,19 @@ def encode(
     """Encode signatures (columns ``c0..``: one per quasi-identifier, leaf rank or numeric
     value, then one per kept FD attribute, a dense code; and ``n``) into records."""
     kept = kept_columns(qis, fds)
-    counts = np.asarray(signatures.column("n").to_numpy(), np.int64)
+    counts = np.asarray(arrow.to_numpy(signatures.column("n")), np.int64)
     sig = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     starts = np.repeat(np.cumsum(counts) - counts, counts)
     ordinal = np.arange(len(sig), dtype=np.int64) - starts
     attributes: list[EncodedAttribute] = []
     columns: list[IntArray] = []
     for a, q in enumerate(qis):
-        raw = signatures.column(f"c{a}").to_numpy()[sig]
+        raw = arrow.to_numpy(signatures.column(f"c{a}"))[sig]
         attribute, codes = _qi_attribute(q, raw)
         attributes.append(attribute)
         columns.append(codes)
     for j, name in enumerate(kept):
-        codes = np.asarray(signatures.column(f"c{len(qis) + j}").to_numpy(), np.int64)[sig]
+        codes = np.asarray(arrow.to_numpy(signatures.column(f"c{len(qis) + j}")), np.int64)[sig]
         attributes.append(EncodedAttribute(name, "kept", np.bincount(codes).astype(np.int64)))
         columns.append(codes)
     matrix = np.stack(columns, axis=1) if columns else np.zeros((len(sig), 0), dtype=np.int64)
@@ -275,10 +276,10 @@ def encode_table(
         raise SpecError("source", "the relation has no rows", "anonymize a non-empty relation")
     stacked = np.stack([cols[c] for c in names], axis=1)
     unique, counts = np.unique(stacked, axis=0, return_counts=True)
-    table = pa.table(
+    table = arrow.table(
         {
-            **{c: pa.array(unique[:, i].astype(cols[c].dtype)) for i, c in enumerate(names)},
-            "n": pa.array(counts.astype(np.int64)),
+            **{c: arrow.array(unique[:, i].astype(cols[c].dtype)) for i, c in enumerate(names)},
+            "n": arrow.array(counts.astype(np.int64)),
         }
     )
     return encode(qis, fds, table)
@@ -323,7 +324,9 @@ def fetch_records(
         kept=[(f"c{len(qis) + j}", name) for j, name in enumerate(kept)],
     )
     total = engine.count_rows(relation) if isinstance(relation, TableName) else None
-    fetched = int(np.asarray(signatures.column("n").to_numpy()).sum()) if len(signatures) else 0
+    fetched = (
+        int(np.asarray(arrow.to_numpy(signatures.column("n"))).sum()) if len(signatures) else 0
+    )
     if total is not None and fetched != total:
         raise SpecError(
             "columns",

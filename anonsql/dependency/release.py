@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.dependency.encoding import EncodedRecords, Quasi, kept_columns
 from anonsql.dependency.fds import FunctionalDependency
 from anonsql.dependency.result import ClusteringResult
@@ -47,11 +48,11 @@ def decision_table(records: EncodedRecords, result: ClusteringResult) -> pa.Tabl
     columns: dict[str, pa.Array] = {}
     for name in records.signatures.column_names:
         if name != "n":
-            columns[name] = records.signatures.column(name).take(pa.array(signature))
-    columns["pid"] = pa.array(pid, pa.int64())
-    columns["first"] = pa.array(first, pa.int64())
-    columns["last"] = pa.array(last, pa.int64())
-    return pa.table(columns)
+            columns[name] = records.signatures.column(name).take(arrow.array(signature))
+    columns["pid"] = arrow.array(pid, pa.int64())
+    columns["first"] = arrow.array(first, pa.int64())
+    columns["last"] = arrow.array(last, pa.int64())
+    return arrow.table(columns)
 
 
 def _qi_items(quasis: Sequence[Quasi], leaves: Mapping[str, TableName]) -> list[dict[str, object]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.dependency.distance import Metrics
 from anonsql.dependency.encoding import EncodedRecords
 from anonsql.errors import SpecError
@@ -71,9 +72,9 @@ def parts_table(records: EncodedRecords, labels: IntArray) -> pa.Table:
     ids = np.unique(group)
     position = np.searchsorted(ids, group)
     columns: dict[str, pa.Array] = {
-        "pid": pa.array(ids, pa.int64()),
-        "n": pa.array(np.bincount(position, minlength=len(ids)), pa.int64()),
-        "suppressed": pa.array(ids < 0 if leftovers else np.zeros(len(ids), bool)),
+        "pid": arrow.array(ids, pa.int64()),
+        "n": arrow.array(np.bincount(position, minlength=len(ids)), pa.int64()),
+        "suppressed": arrow.array(ids < 0 if leftovers else np.zeros(len(ids), bool)),
     }
     for a, attribute in enumerate(records.qi):
         codes = records.codes[:, a]
@@ -82,12 +83,12 @@ def parts_table(records: EncodedRecords, labels: IntArray) -> pa.Table:
         np.minimum.at(lo, position, codes)
         np.maximum.at(hi, position, codes)
         if attribute.values is not None:
-            columns[f"lo{a}"] = pa.array(attribute.values[lo], pa.float64())
-            columns[f"hi{a}"] = pa.array(attribute.values[hi], pa.float64())
+            columns[f"lo{a}"] = arrow.array(attribute.values[lo], pa.float64())
+            columns[f"hi{a}"] = arrow.array(attribute.values[hi], pa.float64())
         else:
             assert attribute.tree is not None
-            columns[f"node{a}"] = pa.array(attribute.tree.lca(lo, hi), pa.int32())
-    return pa.table(columns)
+            columns[f"node{a}"] = arrow.array(attribute.tree.lca(lo, hi), pa.int32())
+    return arrow.table(columns)
 
 
 def finish(

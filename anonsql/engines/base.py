@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -210,11 +210,28 @@ class Engine(ABC):
             return None
         return "view" if "VIEW" in str(rows[0][0]).upper() else "table"
 
+    def relation_kinds(self, relations: Sequence[TableName]) -> dict[TableName, str | None]:
+        """:meth:`relation_kind` of each relation, from one catalog query."""
+        by_schema: dict[str, list[str]] = {}
+        for relation in relations:
+            by_schema.setdefault(relation.schema or self.current_schema(), []).append(relation.name)
+        found: dict[tuple[str, str], str] = {}
+        if by_schema:
+            for schema, name, kind in self.query("relation_kinds", wanted=list(by_schema.items())):
+                found[(str(schema), str(name))] = "view" if "VIEW" in str(kind).upper() else "table"
+        return {r: found.get((r.schema or self.current_schema(), r.name)) for r in relations}
+
     def drop_any(self, relation: TableName) -> None:
         """Drop a table or view if it exists, whichever it is."""
-        kind = self.relation_kind(relation)
-        if kind is not None:
-            self.drop(relation, view=kind == "view")
+        self.drop_existing([relation])
+
+    def drop_existing(self, relations: Sequence[TableName]) -> None:
+        """Drop what exists of ``relations``: the views first, then the tables, each in the
+        given order (dependents first), with one catalog query for all of them."""
+        kinds = self.relation_kinds(relations)
+        for relation in sorted(relations, key=lambda r: kinds[r] != "view"):
+            if kinds[relation] is not None:
+                self.drop(relation, view=kinds[relation] == "view")
 
     def count_rows(self, relation: TableName) -> int:
         return int(self.query("count_rows", relation=relation)[0][0])

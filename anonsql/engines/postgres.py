@@ -14,6 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.engines.base import Engine, redact
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
@@ -74,8 +75,8 @@ def _arrow_table(description: Sequence[Any], rows: Sequence[tuple[Any, ...]]) ->
         arrow_type = _ARROW_BY_OID.get(column.type_code)
         if arrow_type is None and not values:
             arrow_type = pa.float64() if column.type_code == 1700 else pa.string()
-        arrays[column.name] = pa.array(list(values), type=arrow_type)
-    return pa.table(arrays)
+        arrays[column.name] = arrow.array(list(values), type=arrow_type)
+    return arrow.table(arrays)
 
 
 #: The high bits of anonsql's advisory lock keys, so they do not meet other applications' locks.

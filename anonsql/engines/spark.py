@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
 from sqlglot import exp
 
+from anonsql import arrow
 from anonsql.engines.base import Engine, redact
 from anonsql.engines.spark_dialect import DIALECT
 from anonsql.engines.types import ColumnInfo
@@ -203,6 +204,16 @@ class SparkEngine(Engine):
         schema = relation.schema or self.current_schema()
         return self._relations(schema).get(relation.name.lower())
 
+    def relation_kinds(self, relations: Sequence[TableName]) -> dict[TableName, str | None]:
+        listed: dict[str, dict[str, str]] = {}
+        kinds: dict[TableName, str | None] = {}
+        for relation in relations:
+            schema = relation.schema or self.current_schema()
+            if schema not in listed:
+                listed[schema] = self._relations(schema)
+            kinds[relation] = listed[schema].get(relation.name.lower())
+        return kinds
+
     def _relations(self, schema: str) -> dict[str, str]:
         """Name -> 'table' | 'view' of the relations of ``schema`` (temporary views excluded)."""
         if not self.schema_exists(schema):
@@ -243,6 +254,9 @@ class SparkEngine(Engine):
 def _batch(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
     columns = list(zip(*rows, strict=True))
     return pa.RecordBatch.from_arrays(
-        [pa.array(list(col), type=field.type) for col, field in zip(columns, schema, strict=True)],
+        [
+            arrow.array(list(col), type=field.type)
+            for col, field in zip(columns, schema, strict=True)
+        ],
         schema=schema,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.errors import HierarchyError
 
 #: Levels a hierarchy may have above its leaves (deeper ones are mistakes, e.g. masking a long
@@ -225,25 +226,25 @@ class Hierarchy:
     # -- tables ---------------------------------------------------------------------------------
     def leaves_table(self) -> pa.Table:
         """value -> leaf rank, for encoding source values."""
-        return pa.table(
+        return arrow.table(
             {
-                "value": pa.array(self.leaves, pa.string()),
-                "leaf_rank": pa.array(range(len(self.leaves)), pa.int32()),
+                "value": arrow.array(self.leaves, pa.string()),
+                "leaf_rank": arrow.array(range(len(self.leaves)), pa.int32()),
             }
         )
 
     def nodes_table(self) -> pa.Table:
         """Every node with its label, depth, leaf range and NCP."""
-        return pa.table(
+        return arrow.table(
             {
-                "node_id": pa.array([n.id for n in self.nodes], pa.int32()),
-                "label": pa.array([n.label for n in self.nodes], pa.string()),
-                "depth": pa.array([n.depth for n in self.nodes], pa.int32()),
-                "parent_id": pa.array([n.parent for n in self.nodes], pa.int32()),
-                "first_leaf": pa.array([n.first_leaf for n in self.nodes], pa.int32()),
-                "last_leaf": pa.array([n.last_leaf for n in self.nodes], pa.int32()),
-                "leaf_count": pa.array([n.leaf_count for n in self.nodes], pa.int32()),
-                "ncp": pa.array([self.ncp(n) for n in self.nodes], pa.float64()),
+                "node_id": arrow.array([n.id for n in self.nodes], pa.int32()),
+                "label": arrow.array([n.label for n in self.nodes], pa.string()),
+                "depth": arrow.array([n.depth for n in self.nodes], pa.int32()),
+                "parent_id": arrow.array([n.parent for n in self.nodes], pa.int32()),
+                "first_leaf": arrow.array([n.first_leaf for n in self.nodes], pa.int32()),
+                "last_leaf": arrow.array([n.last_leaf for n in self.nodes], pa.int32()),
+                "leaf_count": arrow.array([n.leaf_count for n in self.nodes], pa.int32()),
+                "ncp": arrow.array([self.ncp(n) for n in self.nodes], pa.float64()),
             }
         )
 

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.identity_reserved.encoding import (
     CategoricalDomain,
     Individuals,
@@ -137,8 +138,8 @@ def count_query_workload(
     sa_labels = np.empty(len(individuals.sa_values), dtype=object)
     sa_labels[:] = list(individuals.sa_values)
     columns: dict[str, pa.Array] = {
-        "query": pa.array(np.arange(queries, dtype=np.int64)),
-        "sa": pa.array(list(sa_labels[individuals.sa_codes[anchor]])),
+        "query": arrow.array(np.arange(queries, dtype=np.int64)),
+        "sa": arrow.array(list(sa_labels[individuals.sa_codes[anchor]])),
     }
     for a, domain in enumerate(individuals.numeric):
         value = individuals.low[owner, a]
@@ -154,7 +155,7 @@ def count_query_workload(
     for c, cat in enumerate(individuals.categorical):
         labels = np.asarray(cat.values, dtype=object)[individuals.codes[owner, c]]
         columns[f"v{c}"] = pa.array(list(labels), type=pa.string(), mask=~used[:, offset + c])
-    return pa.table(columns)
+    return arrow.table(columns)
 
 
 @dataclass(frozen=True)

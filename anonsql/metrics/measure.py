@@ -11,6 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
@@ -181,10 +182,10 @@ def measure_exposure(release: Release) -> tuple[ColumnExposure, ...]:
 
 
 def metrics_table(metrics: Sequence[MetricValue]) -> pa.Table:
-    return pa.table(
+    return arrow.table(
         {
-            "metric": pa.array([m.name for m in metrics], pa.string()),
-            "attribute": pa.array([m.attribute for m in metrics], pa.string()),
-            "value": pa.array([m.value for m in metrics], pa.float64()),
+            "metric": arrow.array([m.name for m in metrics], pa.string()),
+            "attribute": arrow.array([m.attribute for m in metrics], pa.string()),
+            "value": arrow.array([m.value for m in metrics], pa.float64()),
         }
     )

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.engines.base import Engine
 from anonsql.errors import InfeasibleError
 from anonsql.personalized.config import PersonalizedConfig
@@ -304,10 +305,10 @@ def group_rows(engine: Engine, config: PersonalizedConfig, work: WorkTables) -> 
         return _group_safe(engine, config, work, key)
     engine.run("personalized/blocks", target=work.blocks, rows=work.rows, key=key)
     sizes_table = engine.query_arrow("personalized/block_sizes", blocks=work.blocks)
-    sizes = sizes_table.column("n").to_numpy().astype(np.int64)
+    sizes = arrow.to_numpy(sizes_table.column("n")).astype(np.int64)
     blocks = len(sizes)
     starts = greedy_groups(sizes, config.k)
-    engine.load_arrow(work.starts, pa.table({"block": pa.array(starts, pa.int64())}))
+    engine.load_arrow(work.starts, arrow.table({"block": arrow.array(starts, pa.int64())}))
     engine.run("personalized/members", target=work.members, blocks=work.blocks, starts=work.starts)
     engine.analyze(work.members)
     if blocks == 0:
@@ -324,15 +325,19 @@ def _group_safe(
     table = engine.query_arrow(
         "personalized/ordered_labels", rows=work.rows, key=key, sensitive=sensitive
     )
-    rid = table.column("rid").to_numpy().astype(np.int64)
+    rid = arrow.to_numpy(table.column("rid")).astype(np.int64)
     if attrs:
-        labels = np.column_stack([table.column(f"r{a}").to_numpy().astype(np.int64) for a in attrs])
+        labels = np.column_stack(
+            [arrow.to_numpy(table.column(f"r{a}")).astype(np.int64) for a in attrs]
+        )
     else:
         labels = np.zeros((len(rid), 0), np.int64)
     group = quota_groups(labels, np.array([config.l_of(a) for a in attrs], np.int64), config.k)
     engine.load_arrow(
         work.members,
-        pa.table({"rid": pa.array(rid, pa.int64()), "group_id": pa.array(group + 1, pa.int64())}),
+        arrow.table(
+            {"rid": arrow.array(rid, pa.int64()), "group_id": arrow.array(group + 1, pa.int64())}
+        ),
     )
     engine.analyze(work.members)
     if len(rid) == 0:

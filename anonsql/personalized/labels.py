@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.hierarchies import Hierarchy
 from anonsql.personalized.config import CategoricalSA, PersonalizedConfig
 from anonsql.privacy.base import IntArray
@@ -95,5 +96,5 @@ def labels_table(config: PersonalizedConfig) -> pa.Table:
             if isinstance(sa, CategoricalSA)
             else _term_columns(attr, sa.terms.labels)
         )
-        parts.append(pa.table(columns, schema=_SCHEMA))
+        parts.append(arrow.table(columns, schema=_SCHEMA))
     return pa.concat_tables(parts)

@@ -29,6 +29,7 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.engines.base import Engine
 from anonsql.personalized.config import CategoricalSA
 from anonsql.personalized.pipeline import Decisions
@@ -191,13 +192,13 @@ def make_workload(
     domains = engine.query_arrow(
         "personalized/qid_domains", rows=work.rows, qids=list(config.quasi_identifiers)
     )
-    d_attr = domains.column("attr").to_numpy()
-    d_pos = domains.column("pos").to_numpy()
+    d_attr = arrow.to_numpy(domains.column("attr"))
+    d_pos = arrow.to_numpy(domains.column("pos"))
     d_value = np.asarray(domains.column("value").to_pylist(), dtype=object)
     leaves = engine.query_arrow("personalized/leaf_counts", cells=work.slots)
-    l_attr = leaves.column("attr").to_numpy()
-    l_leaf = leaves.column("leaf").to_numpy()
-    l_n = leaves.column("n").to_numpy().astype(np.float64)
+    l_attr = arrow.to_numpy(leaves.column("attr"))
+    l_leaf = arrow.to_numpy(leaves.column("leaf"))
+    l_n = arrow.to_numpy(leaves.column("n")).astype(np.float64)
     n_sa = len(config.sensitive)
     columns: dict[str, list[int]] = {"query": [], "qattr": []}
     for j in range(sensitive):
@@ -220,9 +221,12 @@ def make_workload(
             weights = l_n[own] / l_n[own].sum()
             columns[f"a{j}"].append(int(attr))
             columns[f"v{j}"].append(int(rng.choice(l_leaf[own], p=weights)))
-    table = pa.table({k: pa.array(v, pa.int64()) for k, v in columns.items()})
-    predicates = pa.table(
-        {"query": pa.array(pred_query, pa.int64()), "value": pa.array(pred_value, pa.string())}
+    table = arrow.table({k: arrow.array(v, pa.int64()) for k, v in columns.items()})
+    predicates = arrow.table(
+        {
+            "query": arrow.array(pred_query, pa.int64()),
+            "value": arrow.array(pred_value, pa.string()),
+        }
     )
     return table, predicates
 
@@ -269,8 +273,8 @@ def query_error(
         d=sensitive,
         mapping="tuple" if config.profile == "paper_compat" else "group",
     )
-    actual = result.column("actual").to_numpy().astype(np.float64)
-    estimate = result.column("estimate").to_numpy().astype(np.float64)
+    actual = arrow.to_numpy(result.column("actual")).astype(np.float64)
+    estimate = arrow.to_numpy(result.column("estimate")).astype(np.float64)
     sanity = max(1.0, 0.001 * rows)
     error = np.abs(actual - estimate) / np.maximum(actual, sanity)
     return QueryError(sensitive, len(error), float(error.mean()), float(np.median(error)))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.hierarchies import Hierarchy
 from anonsql.workspace import Dimension
 
@@ -18,10 +19,10 @@ def ancestors_table(dims: Sequence[Dimension]) -> pa.Table:
         if d.hierarchy is None:
             continue
         t = hierarchy_ancestors(d.hierarchy)
-        tables.append(t.add_column(0, "dim", pa.array([d.index] * t.num_rows, pa.int32())))
+        tables.append(t.add_column(0, "dim", arrow.array([d.index] * t.num_rows, pa.int32())))
     if not tables:
         empty = hierarchy_ancestors(None)
-        return empty.add_column(0, "dim", pa.array([], pa.int32()))
+        return empty.add_column(0, "dim", arrow.array([], pa.int32()))
     return pa.concat_tables(tables)
 
 
@@ -42,11 +43,11 @@ def hierarchy_ancestors(h: Hierarchy | None) -> pa.Table:
             node_col.append(node.id)
             ordinal_col.append(parent.children.index(node.id))
             node = parent
-    return pa.table(
+    return arrow.table(
         {
-            "leaf_rank": pa.array(leaf_col, pa.int32()),
-            "depth": pa.array(depth_col, pa.int32()),
-            "node_id": pa.array(node_col, pa.int32()),
-            "ordinal": pa.array(ordinal_col, pa.int32()),
+            "leaf_rank": arrow.array(leaf_col, pa.int32()),
+            "depth": arrow.array(depth_col, pa.int32()),
+            "node_id": arrow.array(node_col, pa.int32()),
+            "ordinal": arrow.array(ordinal_col, pa.int32()),
         }
     )

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import Field
-from scipy import sparse
 
 from anonsql.errors import AnonsqlError, HierarchyError, SpecError
 from anonsql.hierarchies import read_hierarchy
@@ -33,6 +32,9 @@ from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import EPSILON, BoolArray, IntArray, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 from anonsql.resources import resource_dir
+
+if TYPE_CHECKING:
+    from scipy import sparse
 from anonsql.sql import Relation, SqlRenderer
 
 
@@ -146,6 +148,8 @@ class HierarchicalTCloseness(SensitiveModel):
 
     def _incidence(self, values: Sequence[str | None], level: int) -> sparse.csr_array:
         """Sensitive codes x groups of ``level`` (values the hierarchy lacks: own groups)."""
+        from scipy import sparse  # see anonsql.privacy.histograms: imported when used
+
         labels: dict[str, int] = {}
         groups: list[int] = []
         for code, value in enumerate(values):

@@ -16,18 +16,25 @@ number of cells at a time.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
 #: Histograms of a batch of parts: a ``csr_array`` of int64 counts, rows = parts, columns =
 #: value codes, no stored zeros.
-Histogram: TypeAlias = sparse.csr_array
+if TYPE_CHECKING:
+    Histogram: TypeAlias = sparse.csr_array
+else:
+    # scipy.sparse takes ~0.25 s to import: it is imported by the functions that build
+    # histograms, so runs that never build one (k-anonymity) do not pay for it
+    Histogram = "scipy.sparse.csr_array"
 
 #: Cells densified at a time by :func:`emd_ordered` (8 MiB of float64 per temporary).
 DENSE_BATCH_CELLS = 1 << 20
@@ -43,6 +50,8 @@ def from_triples(
 
     Triples naming the same (row, code) are added up; zero counts are not stored.
     """
+    from scipy import sparse
+
     coo = sparse.coo_array(
         (
             np.asarray(counts, dtype=np.int64),
@@ -55,6 +64,8 @@ def from_triples(
 
 def from_dense(dense: npt.ArrayLike) -> Histogram:
     """Histograms from a dense 2D (parts, values) array of counts (tests and small cases)."""
+    from scipy import sparse
+
     array = np.asarray(dense, dtype=np.int64)
     if array.ndim != 2:
         raise ValueError(f"a histogram batch is 2D (parts, values), got shape {array.shape}")
@@ -64,6 +75,8 @@ def from_dense(dense: npt.ArrayLike) -> Histogram:
 def as_histogram(histogram: Any) -> Histogram:
     """``histogram`` in the representation: a dense 2D array or any scipy sparse matrix/array is
     converted; an int64 ``csr_array`` is returned as is (it is trusted to hold no zeros)."""
+    from scipy import sparse
+
     if isinstance(histogram, sparse.csr_array) and histogram.dtype == np.int64:
         return histogram
     if sparse.issparse(histogram):
@@ -80,6 +93,8 @@ def to_dense(histogram: Histogram) -> IntArray:
 
 def _canonical(histogram: Histogram) -> Histogram:
     """Sorted column indices, duplicates summed, zeros dropped, int64 counts."""
+    from scipy import sparse
+
     histogram = sparse.csr_array(histogram, dtype=np.int64)
     histogram.sum_duplicates()
     histogram.eliminate_zeros()
@@ -231,6 +246,8 @@ def emd_ordered(
 
 def take(histogram: Histogram, index: npt.ArrayLike) -> Histogram:
     """The rows selected by ``index``, a boolean mask or integer positions (repeats allowed)."""
+    from scipy import sparse
+
     rows = np.asarray(index)
     rows = np.flatnonzero(rows) if rows.dtype == np.bool_ else rows.astype(np.int64)
     indptr = histogram.indptr
@@ -250,6 +267,8 @@ def take(histogram: Histogram, index: npt.ArrayLike) -> Histogram:
 def union(histogram: Histogram, members: IntArray, owners: IntArray, parts: int) -> Histogram:
     """Histograms of ``parts`` unions of rows: part ``i`` adds up the rows ``members[j]`` for
     which ``owners[j] == i`` (an incidence-matrix product; a repeated pair counts twice)."""
+    from scipy import sparse
+
     incidence = sparse.coo_array(
         (np.ones(members.shape[0], dtype=np.int64), (owners, members)),
         shape=(parts, histogram.shape[0]),
@@ -267,6 +286,8 @@ def prefix_sums(histogram: Histogram, order: IntArray, starts: IntArray) -> Hist
     segment or the segment ends, so time and memory follow the output's entries, however long
     the segments.
     """
+    from scipy import sparse
+
     n = order.shape[0]
     if n == 0:
         return sparse.csr_array((0, histogram.shape[1]), dtype=np.int64)

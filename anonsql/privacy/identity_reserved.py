@@ -51,7 +51,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
-from scipy import sparse
 
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
@@ -70,6 +69,8 @@ from anonsql.privacy.sensitive import SensitiveParams
 from anonsql.sql import Relation, SqlRenderer
 
 if TYPE_CHECKING:
+    from scipy import sparse
+
     from anonsql.engines import Engine
 
 REFERENCE = (
@@ -430,6 +431,8 @@ class EIRLDiversity(IdentityReservedModel):
         return (Bound("reasoning_set_values", self.ell, self.column),)
 
     def holds(self, parts: PartStats) -> BoolArray:
+        from scipy import sparse  # see anonsql.privacy.histograms: imported when used
+
         self._require(parts)
         sets = parts.set_histograms[self.column]
         members = parts.set_members[self.column]

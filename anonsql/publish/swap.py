@@ -84,8 +84,7 @@ class TransactionalSwap(Swap):
     def open(self) -> Iterator[OutputNames]:
         self._guard()
         with self.engine.transaction():
-            for relation in self.names.drop_order():
-                self.engine.drop_any(relation)
+            self.engine.drop_existing(self.names.drop_order())
             yield self.names
             self._grant(self.names)
 
@@ -113,15 +112,19 @@ class VersionedSwap(Swap):
 
     def _repoint(self, built: OutputNames) -> None:
         e = self.engine
-        for kind in ("", *COMPANIONS):
-            source = built.main if not kind else built.companion(kind)
-            target = self.names.main if not kind else self.names.companion(kind)
-            if e.relation_kind(source) is None:
-                if e.relation_kind(target) is not None:
-                    e.drop_any(target)  # a companion the previous release had and this one lacks
+        pairs = [
+            (built.main, self.names.main),
+            *((built.companion(k), self.names.companion(k)) for k in COMPANIONS),
+        ]
+        kinds = e.relation_kinds([r for pair in pairs for r in pair])
+        for source, target in pairs:
+            if kinds[source] is None:
+                if kinds[target] is not None:
+                    # a companion the previous release had and this one lacks
+                    e.drop(target, view=kinds[target] == "view")
                 continue
-            if e.relation_kind(target) == "table":
-                e.drop_any(target)  # published by a transactional engine before
+            if kinds[target] == "table":
+                e.drop(target)  # published by a transactional engine before
             e.run("publish/point_view", target=target, source=source)
 
     def _older_versions(self, built: OutputNames) -> list[TableName]:
@@ -143,10 +146,7 @@ class VersionedSwap(Swap):
     def _drop(self, relations: Sequence[TableName]) -> None:
         """Drop what exists of ``relations``, views first (in the given order: dependents
         first), then tables."""
-        kinds = {r: self.engine.relation_kind(r) for r in relations}
-        for relation in sorted(relations, key=lambda r: kinds[r] != "view"):
-            if kinds[relation] is not None:
-                self.engine.drop(relation, view=kinds[relation] == "view")
+        self.engine.drop_existing(relations)
 
 
 def swap_for(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms import Partitioning
 from anonsql.layouts import LAYOUTS, Layout
 from anonsql.resolve import Resolved
@@ -58,17 +59,17 @@ def stage(resolved: Resolved, workspace: Workspace, partitioning: Partitioning) 
 
 def attributes_table(workspace: Workspace) -> pa.Table:
     dims = workspace.dimensions
-    return pa.table(
+    return arrow.table(
         {
-            "attribute": pa.array([d.column for d in dims], pa.string()),
-            "kind": pa.array([d.kind for d in dims], pa.string()),
-            "min_value": pa.array(
+            "attribute": arrow.array([d.column for d in dims], pa.string()),
+            "kind": arrow.array([d.kind for d in dims], pa.string()),
+            "min_value": arrow.array(
                 [d.global_min if d.is_numeric else None for d in dims], pa.float64()
             ),
-            "max_value": pa.array(
+            "max_value": arrow.array(
                 [d.global_max if d.is_numeric else None for d in dims], pa.float64()
             ),
-            "leaf_count": pa.array(
+            "leaf_count": arrow.array(
                 [d.hierarchy.leaf_count if d.hierarchy else None for d in dims], pa.int64()
             ),
         }
@@ -98,14 +99,14 @@ def hierarchy_nodes_table(workspace: Workspace) -> pa.Table:
             columns["ncp"].append(hierarchy.ncp(node))
             columns["first_leaf"].append(node.first_leaf)
             columns["last_leaf"].append(node.last_leaf)
-    return pa.table(
+    return arrow.table(
         {
-            "attribute": pa.array(columns["attribute"], pa.string()),
-            "label": pa.array(columns["label"], pa.string()),
-            "depth": pa.array(columns["depth"], pa.int32()),
-            "leaf_count": pa.array(columns["leaf_count"], pa.int64()),
-            "ncp": pa.array(columns["ncp"], pa.float64()),
-            "first_leaf": pa.array(columns["first_leaf"], pa.int32()),
-            "last_leaf": pa.array(columns["last_leaf"], pa.int32()),
+            "attribute": arrow.array(columns["attribute"], pa.string()),
+            "label": arrow.array(columns["label"], pa.string()),
+            "depth": arrow.array(columns["depth"], pa.int32()),
+            "leaf_count": arrow.array(columns["leaf_count"], pa.int64()),
+            "ncp": arrow.array(columns["ncp"], pa.float64()),
+            "first_leaf": arrow.array(columns["first_leaf"], pa.int32()),
+            "last_leaf": arrow.array(columns["last_leaf"], pa.int32()),
         }
     )

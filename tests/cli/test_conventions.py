@@ -221,3 +221,23 @@ def test_duckdb_progress_bar_is_off() -> None:
     con.execute("SET enable_progress_bar = true")
     DuckDBEngine(connection=con)
     assert con.execute(query).fetchall() == [(True,)]
+
+
+def test_a_k_anonymity_run_does_not_load_pandas(tmp_path: Path) -> None:
+    """Startup weight is part of a small run's time (issue 17): pandas, which pyarrow imports
+    on its first ``pyarrow.array`` or ``to_numpy`` (``anonsql.arrow`` avoids both), takes
+    ~0.3 s to import, and a run through the CLI does not need it."""
+    spec = write_spec(tmp_path, make_db(tmp_path))
+    code = (
+        "import sys\n"
+        "from anonsql.cli import main\n"
+        "try:\n"
+        f"    main(['run', '--quiet', '--json', {str(spec)!r}])\n"
+        "except SystemExit as end:\n"
+        "    assert not end.code, end.code\n"
+        "loaded = sorted(m for m in ('pandas',) if m in sys.modules)\n"
+        "print(loaded, file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1])["verified"] is True
+    assert out.stderr.strip().splitlines()[-1] == "[]"

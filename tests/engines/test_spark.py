@@ -102,6 +102,8 @@ def test_catalog(spark: Engine) -> None:
     assert spark.columns(TableName("missing", "main")) is None
     assert spark.relation_kind(table) == "table"
     assert spark.relation_kind(TableName("people", "nowhere")) is None
+    probed = [table, TableName("people", "nowhere"), TableName("missing", table.schema)]
+    assert spark.relation_kinds(probed) == {table: "table", probed[1]: None, probed[2]: None}
 
 
 def test_database_must_be_a_master_url_or_connect_address() -> None:

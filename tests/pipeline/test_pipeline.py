@@ -30,6 +30,16 @@ def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
         assert engine.relation_kind(out.with_name(f"people__{kind}")) is None
     for kind in ("source", "released"):
         assert engine.relation_kind(private.with_name(f"people__{kind}")) == "view"
+    # one catalog query answers as the probes one by one do, missing names and schemas included
+    probed = [
+        out,
+        out.with_name("people__classes"),
+        private.with_name("people__recoding"),
+        private.with_name("people__source"),
+        out.with_name("people__recoding"),
+        TableName("people", "no_such_schema"),
+    ]
+    assert engine.relation_kinds(probed) == {r: engine.relation_kind(r) for r in probed}
     analysts_see = engine.query("publish/versions", schema="anon", prefix="")
     assert sorted(r[0] for r in analysts_see) == [
         "people",

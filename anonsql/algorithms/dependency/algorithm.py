@@ -36,6 +36,7 @@ from pydantic import Field
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
@@ -119,7 +120,7 @@ class DependencyClustering(Algorithm):
         suppressed_rows = int(np.bincount(vector_of, minlength=len(vectors))[pid < 0].sum())
         groups = ws.work("groups")
         group_table = vectors.append_column(
-            "pid", pa.array(np.where(pid < 0, SUPPRESSED_PID, pid + 1), pa.int64())
+            "pid", arrow.array(np.where(pid < 0, SUPPRESSED_PID, pid + 1), pa.int64())
         )
         e.load_arrow(groups, group_table)
         e.run(
@@ -133,7 +134,7 @@ class DependencyClustering(Algorithm):
         stats = e.query_arrow(
             "mondrian/stats", work=ws.work("rows"), dims=ws.dimensions, window=_ALL_PARTITIONS
         )
-        suppressed: BoolArray = stats.column("pid").to_numpy() == SUPPRESSED_PID
+        suppressed: BoolArray = arrow.to_numpy(stats.column("pid")) == SUPPRESSED_PID
         arrays = {d.index: HierarchyArrays(d.hierarchy) for d in ws.dimensions if d.hierarchy}
         e.load_arrow(ws.work("parts"), parts_table(stats, ws.dimensions, arrays, suppressed))
         clusters = int((~suppressed).sum())
@@ -161,7 +162,7 @@ def _vectors(records: EncodedRecords) -> tuple[IntArray, pa.Table]:
     q = records.qi_count
     sig_codes = np.column_stack(
         [
-            np.unique(records.signatures.column(f"c{a}").to_numpy(), return_inverse=True)[1]
+            np.unique(arrow.to_numpy(records.signatures.column(f"c{a}")), return_inverse=True)[1]
             .reshape(-1)
             .astype(np.int64)
             for a in range(q)
@@ -169,8 +170,8 @@ def _vectors(records: EncodedRecords) -> tuple[IntArray, pa.Table]:
     )
     _, first, sig_vector = np.unique(sig_codes, axis=0, return_index=True, return_inverse=True)
     sig_vector = np.asarray(sig_vector, np.int64).reshape(-1)
-    vectors = pa.table(
-        {f"q{a}": records.signatures.column(f"c{a}").take(pa.array(first)) for a in range(q)}
+    vectors = arrow.table(
+        {f"q{a}": records.signatures.column(f"c{a}").take(arrow.array(first)) for a in range(q)}
     )
     return sig_vector[records.signature], vectors
 

@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 from pydantic import Field, model_validator
 
+from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
 from anonsql.algorithms.full_domain.lattice import (
@@ -232,7 +233,7 @@ def dimension_levels(workspace: Workspace, d: Dimension) -> LevelHierarchy:
             "give the column a hierarchy (e.g. {builder: interval, width: 10, levels: 4})",
         )
     values = e.query_arrow("full_domain/numeric_ladder", values=table)
-    numbers = values.column("value").to_numpy(zero_copy_only=False).astype(np.float64)
+    numbers = arrow.to_numpy(values.column("value")).astype(np.float64)
     return numeric_levels(d.column, numbers)
 
 
@@ -249,10 +250,10 @@ def workspace_frequency(workspace: Workspace, levels: Sequence[LevelHierarchy]) 
         e.drop(codes)
         e.load_arrow(
             codes,
-            pa.table(
+            arrow.table(
                 {
-                    "leaf": pa.array(np.arange(qid.leaf_count, dtype=np.int32), pa.int32()),
-                    "code": pa.array(qid.codes[:, 0], pa.int64()),
+                    "leaf": arrow.array(np.arange(qid.leaf_count, dtype=np.int32), pa.int32()),
+                    "code": arrow.array(qid.codes[:, 0], pa.int64()),
                 }
             ),
         )
@@ -274,9 +275,9 @@ def workspace_frequency(workspace: Workspace, levels: Sequence[LevelHierarchy]) 
         freq=freq,
         dims=[{"index": i} for i in range(len(levels))],
     )
-    dim = marginals.column("dim").to_numpy()
-    leaf = marginals.column("leaf").to_numpy().astype(np.int64)
-    count = marginals.column("n").to_numpy().astype(np.int64)
+    dim = arrow.to_numpy(marginals.column("dim"))
+    leaf = arrow.to_numpy(marginals.column("leaf")).astype(np.int64)
+    count = arrow.to_numpy(marginals.column("n")).astype(np.int64)
     leaf_counts = tuple(
         np.bincount(leaf[dim == i], weights=count[dim == i], minlength=q.leaf_count).astype(
             np.int64
@@ -325,27 +326,27 @@ def write_release(
     order = np.lexsort(table.codes.T[::-1]) if count else np.zeros(0, dtype=np.int64)
     suppressed = table.suppressed[order]
     columns: dict[str, pa.Array | pa.ChunkedArray] = {
-        "pid": pa.array(np.arange(1, count + 1, dtype=np.int64), pa.int64()),
-        "n": pa.array(table.counts[order], pa.int64()),
-        "suppressed": pa.array(suppressed, pa.bool_()),
+        "pid": arrow.array(np.arange(1, count + 1, dtype=np.int64), pa.int64()),
+        "n": arrow.array(table.counts[order], pa.int64()),
+        "suppressed": arrow.array(suppressed, pa.bool_()),
     }
     for i, d in enumerate(workspace.dimensions):
         qid = evaluator.freq.qids[i]
         nodes = table.nodes[order, i]
-        columns[f"code{i}"] = pa.array(table.codes[order, i], pa.int64())
+        columns[f"code{i}"] = arrow.array(table.codes[order, i], pa.int64())
         if d.is_numeric:
             values = e.query_arrow(
                 "full_domain/numeric_ladder", values=workspace.work(f"fd_values{d.index}")
             ).column("value")
             first = np.array([qid.hierarchy.nodes[n].first_leaf for n in nodes], np.int64)
             last = np.array([qid.hierarchy.nodes[n].last_leaf for n in nodes], np.int64)
-            columns[f"lo{d.index}"] = values.take(pa.array(first))
-            columns[f"hi{d.index}"] = values.take(pa.array(last))
+            columns[f"lo{d.index}"] = values.take(arrow.array(first))
+            columns[f"hi{d.index}"] = values.take(arrow.array(last))
         else:
-            columns[f"node{d.index}"] = pa.array(nodes.astype(np.int32), pa.int32())
+            columns[f"node{d.index}"] = arrow.array(nodes.astype(np.int32), pa.int32())
     parts = workspace.work("parts")
     e.drop(parts)
-    e.load_arrow(parts, pa.table(columns))
+    e.load_arrow(parts, arrow.table(columns))
     plan = evaluator.frequency_plan(result.levels)
     target = workspace.work("fd_rows")
     e.drop(target)

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.full_domain.lattice import IntArray, LevelHierarchy
 from anonsql.algorithms.full_domain.population import Population, match_population
 from anonsql.engines import Engine
@@ -126,21 +127,21 @@ def build_frequency(
     engine.analyze(freq)
     vectors, rows = int(row[len(dims)]), int(row[len(dims) + 1] or 0)
     marginals = engine.query_arrow("full_domain/marginals", freq=freq, dims=dims)
-    dim = marginals.column("dim").to_numpy()
-    leaf = marginals.column("leaf").to_numpy().astype(np.int64)
-    count = marginals.column("n").to_numpy().astype(np.int64)
+    marginal_dim = arrow.to_numpy(marginals.column("dim"))
+    leaf = arrow.to_numpy(marginals.column("leaf")).astype(np.int64)
+    count = arrow.to_numpy(marginals.column("n")).astype(np.int64)
     leaf_counts = tuple(
-        np.bincount(leaf[dim == i], weights=count[dim == i], minlength=q.leaf_count).astype(
-            np.int64
-        )
+        np.bincount(
+            leaf[marginal_dim == i], weights=count[marginal_dim == i], minlength=q.leaf_count
+        ).astype(np.int64)
         for i, q in enumerate(qids)
     )
     global_counts = []
     for j in range(len(sensitive)):
         counts = engine.query_arrow("full_domain/sensitive_counts", freq=freq, code=f"s{j}")
-        codes = counts.column("code").to_numpy().astype(np.int64)
+        codes = arrow.to_numpy(counts.column("code")).astype(np.int64)
         dense = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=np.int64)
-        dense[codes] = counts.column("n").to_numpy().astype(np.int64)
+        dense[codes] = arrow.to_numpy(counts.column("n")).astype(np.int64)
         global_counts.append(dense)
     return FrequencyTable(
         engine=engine,
@@ -365,14 +366,14 @@ class NodeEvaluator:
             q.shifts[lv] if source.levels is not None else 0
             for q, lv in zip(self.freq.qids, base, strict=True)
         ]
-        columns: dict[str, pa.Array] = {"id": pa.array(range(len(keys)), pa.int32())}
+        columns: dict[str, pa.Array] = {"id": arrow.array(range(len(keys)), pa.int32())}
         for i, qid in enumerate(self.freq.qids):
-            columns[f"s{i}"] = pa.array(
+            columns[f"s{i}"] = arrow.array(
                 [qid.shifts[k[i]] - base_shift[i] for k in keys], pa.int32()
             )
         batch = TableName(f"{self.freq.table.name}_{self._token}_batch", self.freq.table.schema)
         self.engine.drop(batch)
-        self.engine.load_arrow(batch, pa.table(columns))
+        self.engine.load_arrow(batch, arrow.table(columns))
         sql = self._batch_sql.get(source.table)
         if sql is None:
             names = [f"q{i}" if source.levels is None else f"g{i}" for i in range(len(base))]
@@ -539,14 +540,14 @@ class NodeEvaluator:
                 "full_domain/node_classes", **plan, code=code, below=None
             )
             rows = _node_matrix(table, dims)
-            n = table.column("n").to_numpy().astype(np.int64)
+            n = arrow.to_numpy(table.column("n")).astype(np.int64)
             unique, inverse = np.unique(rows, axis=0, return_inverse=True)
             inverse = inverse.reshape(-1)
             sizes = np.bincount(inverse, weights=n, minlength=len(unique)).astype(np.int64)
             if nodes is None:
                 nodes, counts = unique, sizes
             if column is not None:
-                codes = table.column("code").to_numpy().astype(np.int64)
+                codes = arrow.to_numpy(table.column("code")).astype(np.int64)
                 domain = len(self.freq.global_counts[self.freq.sensitive.index(column)])
                 histograms[column] = hist.from_triples(inverse, codes, n, (len(unique), domain))
         assert nodes is not None and counts is not None
@@ -586,7 +587,7 @@ class NodeEvaluator:
             population=self.population.table,
             population_groups=self.population_plan(levels),
         )
-        persons = table.column("n").to_numpy(zero_copy_only=False).astype(np.float64)
+        persons = arrow.to_numpy(table.column("n")).astype(np.float64)
         return match_population(codes, _node_matrix(table, len(levels)), persons)
 
     def population_plan(self, levels: Sequence[int]) -> list[_Group]:
@@ -619,12 +620,12 @@ class NodeEvaluator:
         rows = self.engine.query_arrow(
             "full_domain/node_profile", **self._plan(levels), below=self.k
         )
-        counts = rows.column("n").to_numpy().astype(np.int64)
+        counts = arrow.to_numpy(rows.column("n")).astype(np.int64)
         per_qid = []
         for i, (level, qid) in enumerate(zip(levels, self.freq.qids, strict=True)):
             column = rows.column(f"node{i}")
             present = ~np.asarray(column.is_null(), dtype=bool)
-            codes = column.filter(pa.array(present)).to_numpy().astype(np.int64)
+            codes = arrow.to_numpy(column.filter(arrow.array(present))).astype(np.int64)
             per_qid.append((qid.nodes_of(level, codes), counts[present]))
         return tuple(per_qid)
 
@@ -665,7 +666,7 @@ def _node_matrix(table: pa.Table, dims: int) -> npt.NDArray[np.int64]:
     if table.num_rows == 0:
         return np.zeros((0, dims), dtype=np.int64)
     return np.column_stack(
-        [table.column(f"node{i}").to_numpy().astype(np.int64) for i in range(dims)]
+        [arrow.to_numpy(table.column(f"node{i}")).astype(np.int64) for i in range(dims)]
     )
 
 

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.errors import HierarchyError, SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.hierarchies.io import hierarchy_key, new_hierarchy
@@ -125,11 +126,11 @@ class LevelHierarchy:
 
     def levels_table(self) -> pa.Table:
         """value -> leaf rank and path code, for the engine."""
-        return pa.table(
+        return arrow.table(
             {
-                "value": pa.array(self.hierarchy.leaves, pa.string()),
-                "leaf": pa.array(np.arange(self.leaf_count, dtype=np.int32), pa.int32()),
-                "code": pa.array(self.codes[:, 0], pa.int64()),
+                "value": arrow.array(self.hierarchy.leaves, pa.string()),
+                "leaf": arrow.array(np.arange(self.leaf_count, dtype=np.int32), pa.int32()),
+                "code": arrow.array(self.codes[:, 0], pa.int64()),
             }
         )
 

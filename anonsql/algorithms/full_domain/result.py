@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.full_domain.frequency import NodeEvaluator
 from anonsql.sql import TableName
 
@@ -108,15 +109,15 @@ def write_decisions(
     count = len(table.counts)
     order = np.lexsort(table.nodes.T[::-1]) if count else np.zeros(0, dtype=np.int64)
     columns: dict[str, pa.Array] = {
-        "pid": pa.array(np.arange(1, count + 1, dtype=np.int64), pa.int64()),
-        "n": pa.array(table.counts[order], pa.int64()),
-        "suppressed": pa.array(table.suppressed[order], pa.bool_()),
+        "pid": arrow.array(np.arange(1, count + 1, dtype=np.int64), pa.int64()),
+        "n": arrow.array(table.counts[order], pa.int64()),
+        "suppressed": arrow.array(table.suppressed[order], pa.bool_()),
     }
     for i in range(table.nodes.shape[1]):
-        columns[f"node{i}"] = pa.array(table.nodes[order, i].astype(np.int32), pa.int32())
-        columns[f"code{i}"] = pa.array(table.codes[order, i], pa.int64())
+        columns[f"node{i}"] = arrow.array(table.nodes[order, i].astype(np.int32), pa.int32())
+        columns[f"code{i}"] = arrow.array(table.codes[order, i], pa.int64())
     engine.drop(parts)
-    engine.load_arrow(parts, pa.table(columns))
+    engine.load_arrow(parts, arrow.table(columns))
     engine.drop(vectors)
     engine.run(
         "full_domain/vector_map",

@@ -36,6 +36,7 @@ import numpy.typing as npt
 import pyarrow as pa
 from pydantic import Field
 
+from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
 from anonsql.algorithms.identity_reserved.decisions import requirements, unenforced
@@ -253,15 +254,15 @@ def fetch_workspace_individuals(workspace: Workspace, column: str | None) -> Ind
         "identity_reserved/fetch_persons", persons=workspace.work("persons"), dims=dims
     )
     n = persons.num_rows
-    ids = persons.column("person").to_numpy().astype(np.int64)
+    ids = arrow.to_numpy(persons.column("person")).astype(np.int64)
     numeric = [d for d in dims if d.is_numeric]
     categorical = [d for d in dims if not d.is_numeric]
     low = np.zeros((n, len(numeric)))
     for i, d in enumerate(numeric):
-        low[:, i] = persons.column(d.code).to_numpy(zero_copy_only=False).astype(np.float64)
+        low[:, i] = arrow.to_numpy(persons.column(d.code)).astype(np.float64)
     codes = np.zeros((n, len(categorical)), dtype=np.int64)
     for i, d in enumerate(categorical):
-        codes[:, i] = persons.column(d.code).to_numpy().astype(np.int64)
+        codes[:, i] = arrow.to_numpy(persons.column(d.code)).astype(np.int64)
     indptr = np.zeros(n + 1, dtype=np.int64)
     sa_codes = sa_records = np.zeros(0, dtype=np.int64)
     values: tuple[Any, ...] = ()
@@ -277,15 +278,15 @@ def fetch_workspace_individuals(workspace: Workspace, column: str | None) -> Ind
         pairs = e.query_arrow(
             "identity_reserved/fetch_person_values", values=workspace.work("person_values")
         )
-        position = np.searchsorted(ids, pairs.column("person").to_numpy().astype(np.int64))
+        position = np.searchsorted(ids, arrow.to_numpy(pairs.column("person")).astype(np.int64))
         indptr[1:] = np.cumsum(np.bincount(position, minlength=n))
-        sa_codes = pairs.column("code").to_numpy().astype(np.int64)
-        sa_records = pairs.column("records").to_numpy().astype(np.int64)
+        sa_codes = arrow.to_numpy(pairs.column("code")).astype(np.int64)
+        sa_records = arrow.to_numpy(pairs.column("records")).astype(np.int64)
         distinct = int(sa_codes.max()) + 1 if sa_codes.size else 0
         values = tuple(range(distinct))
     return Individuals(
         ids=ids,
-        records=persons.column("n").to_numpy().astype(np.int64),
+        records=arrow.to_numpy(persons.column("n")).astype(np.int64),
         numeric=tuple(NumericDomain(d.column, d.global_min, d.global_max) for d in numeric),
         categorical=tuple(
             CategoricalDomain(d.column, tuple(_hierarchy(d).leaves)) for d in categorical
@@ -384,7 +385,7 @@ def write_clustering(
     pid = np.where(clustering.cluster >= 0, clustering.cluster, classes).astype(np.int64)
     e.load_arrow(
         workspace.work("assignment"),
-        pa.table({"person": pa.array(individuals.ids, pa.int64()), "pid": pa.array(pid)}),
+        arrow.table({"person": arrow.array(individuals.ids, pa.int64()), "pid": arrow.array(pid)}),
     )
     e.run(
         "identity_reserved/rows",
@@ -394,13 +395,13 @@ def write_clustering(
         dims=dims,
     )
     parts: dict[str, pa.Array] = {
-        "pid": pa.array(np.arange(classes + int(suppressed), dtype=np.int64)),
-        "n": pa.array(
+        "pid": arrow.array(np.arange(classes + int(suppressed), dtype=np.int64)),
+        "n": arrow.array(
             np.append(clustering.persons, clustering.suppressed_individuals)[
                 : classes + int(suppressed)
             ].astype(np.int64)
         ),
-        "suppressed": pa.array([False] * classes + [True] * int(suppressed)),
+        "suppressed": arrow.array([False] * classes + [True] * int(suppressed)),
     }
     numeric = [d for d in dims if d.is_numeric]
     for a, d in enumerate(numeric):
@@ -409,7 +410,7 @@ def write_clustering(
             ("hi", clustering.high[:, a], d.global_max),
         ):
             column = np.append(values, default) if suppressed else values
-            parts[f"{bound}{d.index}"] = pa.array(column.astype(np.float64))
+            parts[f"{bound}{d.index}"] = arrow.array(column.astype(np.float64))
     for c, d in enumerate(d for d in dims if not d.is_numeric):
         nodes = _covering_nodes(clustering, c, d)
         if suppressed:
@@ -417,15 +418,15 @@ def write_clustering(
                 np.array([0]), np.array([_hierarchy(d).leaf_count - 1])
             )
             nodes = np.append(nodes, root)
-        parts[f"node{d.index}"] = pa.array(nodes.astype(np.int32))
-    e.load_arrow(workspace.work("parts"), pa.table(parts))
+        parts[f"node{d.index}"] = arrow.array(nodes.astype(np.int32))
+    e.load_arrow(workspace.work("parts"), arrow.table(parts))
     labels = class_labels(individuals, clustering, dims)
     e.load_arrow(
         workspace.work("class_labels"),
-        pa.table(
+        arrow.table(
             {
-                "pid": pa.array(np.arange(classes, dtype=np.int64)),
-                **{name: pa.array(texts, pa.string()) for name, texts in labels.items()},
+                "pid": arrow.array(np.arange(classes, dtype=np.int64)),
+                **{name: arrow.array(texts, pa.string()) for name, texts in labels.items()},
             }
         ),
     )

@@ -29,6 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 from scipy import sparse
 
+from anonsql import arrow
 from anonsql.algorithms.identity_reserved.limits import LimitError
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
@@ -296,7 +297,7 @@ def _varying(name: str) -> SpecError:
 
 
 def _column(table: pa.Table, name: str) -> npt.NDArray[Any]:
-    values: npt.NDArray[Any] = table.column(name).to_numpy(zero_copy_only=False)
+    values: npt.NDArray[Any] = arrow.to_numpy(table.column(name))
     return values
 
 

@@ -34,6 +34,7 @@ import numpy.typing as npt
 import pyarrow as pa
 from scipy import sparse
 
+from anonsql import arrow
 from anonsql.algorithms.identity_reserved.encoding import Individuals
 
 IntArray = npt.NDArray[np.int64]
@@ -264,12 +265,12 @@ def class_table(individuals: Individuals, clustering: Clustering) -> pa.Table:
     """One row per class: ``cluster`` and the published text of every quasi-identifier."""
     columns: dict[str, Any] = {"cluster": np.arange(clustering.classes, dtype=np.int64)}
     columns.update(class_texts(individuals, clustering))
-    return pa.table(columns)
+    return arrow.table(columns)
 
 
 def assignment_table(individuals: Individuals, clustering: Clustering) -> pa.Table:
     """One row per published individual: the person id and its class."""
     keep = clustering.cluster >= 0
-    return pa.table(
+    return arrow.table(
         {"person": individuals.ids[keep], "cluster": clustering.cluster[keep].astype(np.int64)}
     )

@@ -46,6 +46,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
+from anonsql import arrow
 from anonsql.algorithms.base import (
     Algorithm,
     Options,
@@ -295,8 +296,8 @@ class _MondrianRun:
         )
 
     def _round(self, stats: pa.Table, window: Window, *, first: bool) -> None:
-        pid = stats.column("pid").to_numpy().astype(np.int64)
-        n = stats.column("n").to_numpy().astype(np.int64)
+        pid = arrow.to_numpy(stats.column("pid")).astype(np.int64)
+        n = arrow.to_numpy(stats.column("n")).astype(np.int64)
         if first:
             self._check_root(n)
         widths, params = self._widths(stats)
@@ -327,15 +328,19 @@ class _MondrianRun:
             if d.is_numeric:
                 if d.span > 0:
                     widths[:, d.index] = (
-                        pc.subtract(pc.cast(hi, pa.float64()), pc.cast(lo, pa.float64())).to_numpy()
+                        arrow.to_numpy(
+                            pc.subtract(pc.cast(hi, pa.float64()), pc.cast(lo, pa.float64()))
+                        )
                         / d.span
                     )
                 params[d.index] = stats.column(f"med{d.index}").combine_chunks()
             else:
                 arrays = self.arrays[d.index]
-                node = arrays.lca(lo.to_numpy().astype(np.int64), hi.to_numpy().astype(np.int64))
+                node = arrays.lca(
+                    arrow.to_numpy(lo).astype(np.int64), arrow.to_numpy(hi).astype(np.int64)
+                )
                 widths[:, d.index] = arrays.ncp_of(node)
-                params[d.index] = pa.array(arrays.depth[node], pa.int32())
+                params[d.index] = arrow.array(arrays.depth[node], pa.int32())
         return widths, params
 
     def _check_root(self, n: IntArray) -> None:
@@ -365,13 +370,13 @@ class _MondrianRun:
         params: dict[int, pa.Array],
     ) -> Rows | None:
         rows = splittable.any(axis=1)
-        columns: dict[str, pa.Array] = {"pid": pa.array(pid[rows], pa.int64())}
-        mask = pa.array(rows)
+        columns: dict[str, pa.Array] = {"pid": arrow.array(pid[rows], pa.int64())}
+        mask = arrow.array(rows)
         for d in self.dims:
-            columns[f"t{d.index}"] = pa.array(splittable[rows, d.index])
+            columns[f"t{d.index}"] = arrow.array(splittable[rows, d.index])
             columns[f"p{d.index}"] = params[d.index].filter(mask)
         working = self.working
-        working.set_state(pa.table(columns))
+        working.set_state(arrow.table(columns))
         budget = self.budget - self.suppressed_rows
         ranges = working.bin_ranges() if self.chooser.needs_ranges(budget) else None
         if self.individuals is not None:
@@ -408,7 +413,7 @@ class _MondrianRun:
         if not final.any():
             return
         table = parts_table(
-            stats.filter(pa.array(final)), self.dims, self.arrays, suppressed[final]
+            stats.filter(arrow.array(final)), self.dims, self.arrays, suppressed[final]
         )
         self.partitions += int((~suppressed[final]).sum())
         self.suppressed_parts += int(suppressed[final].sum())
@@ -437,21 +442,21 @@ class _MondrianRun:
             position = col.lookup((split["pid"],), (pid,))
             for d in self.categorical:
                 sel = split["dim"] == d.index
-                depth[sel] = params[d.index].to_numpy(zero_copy_only=False)[position[sel]]
+                depth[sel] = arrow.to_numpy(params[d.index])[position[sel]]
         self.working.rewrite(
             window,
-            split=pa.table(
+            split=arrow.table(
                 {
-                    "pid": pa.array(split["pid"].astype(np.int64), pa.int64()),
-                    "dim": pa.array(split["dim"].astype(np.int64), pa.int32()),
-                    "depth": pa.array(depth, pa.int32()),
+                    "pid": arrow.array(split["pid"].astype(np.int64), pa.int64()),
+                    "dim": arrow.array(split["dim"].astype(np.int64), pa.int32()),
+                    "depth": arrow.array(depth, pa.int32()),
                 }
             ),
-            decisions=pa.table(
+            decisions=arrow.table(
                 {
-                    "pid": pa.array(chosen["pid"].astype(np.int64), pa.int64()),
-                    "bin": pa.array(chosen["bin"].astype(np.int64), pa.int64()),
-                    "new_pid": pa.array(new_pid[col.group_index(first)], pa.int64()),
+                    "pid": arrow.array(chosen["pid"].astype(np.int64), pa.int64()),
+                    "bin": arrow.array(chosen["bin"].astype(np.int64), pa.int64()),
+                    "new_pid": arrow.array(new_pid[col.group_index(first)], pa.int64()),
                 }
             ),
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.privacy import histograms as hist
@@ -76,7 +77,7 @@ class Bins:
 def columns_of(table: pa.Table) -> Rows:
     """A query result's columns as int64 arrays."""
     return Rows(
-        {name: table.column(name).to_numpy().astype(np.int64) for name in table.column_names}
+        {name: arrow.to_numpy(table.column(name)).astype(np.int64) for name in table.column_names}
     )
 
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Column
 from anonsql.algorithms.mondrian.working import Window, WorkingSet
@@ -46,11 +47,11 @@ class MemoryWorkingSet(WorkingSet):
         self.schema = table.schema
         self.dims = list(dims)
         self.ancestors = ancestors
-        pid = table.column("pid").to_numpy().astype(np.int64)
+        pid = arrow.to_numpy(table.column("pid")).astype(np.int64)
         order = np.argsort(pid, kind="stable")
         self.pid: IntArray = pid[order]
         self.columns: dict[str, Column] = {
-            name: table.column(name).to_numpy()[order]
+            name: arrow.to_numpy(table.column(name))[order]
             for name in self.schema.names
             if name != "pid"
         }
@@ -69,7 +70,7 @@ class MemoryWorkingSet(WorkingSet):
                 return False
             if column.null_count:
                 return False
-            if pa.types.is_floating(kind) and np.isnan(column.to_numpy()).any():
+            if pa.types.is_floating(kind) and np.isnan(arrow.to_numpy(column)).any():
                 return False
         return True
 
@@ -101,7 +102,7 @@ class MemoryWorkingSet(WorkingSet):
         n = np.add.reduceat(weights, starts) if starts.shape[0] else weights[:0]
         out: dict[str, pa.Array] = {
             "pid": self._typed("pid", pid[first]),
-            "n": pa.array(n, pa.int64()),
+            "n": arrow.array(n, pa.int64()),
         }
         group = col.group_index(first)
         for d in self.dims:
@@ -112,10 +113,10 @@ class MemoryWorkingSet(WorkingSet):
             out[f"max{d.index}"] = self._typed(d.code, high)
             if d.is_numeric:
                 out[f"med{d.index}"] = self._typed(d.code, _median(values, weights, group, n))
-        return pa.table(out)
+        return arrow.table(out)
 
     def set_state(self, pstate: pa.Table) -> None:
-        self.state = {name: pstate.column(name).to_numpy() for name in pstate.column_names}
+        self.state = {name: arrow.to_numpy(pstate.column(name)) for name in pstate.column_names}
         self.state["pid"] = self.state["pid"].astype(np.int64)
 
     def _stated_rows(self) -> tuple[IntArray, IntArray]:
@@ -218,12 +219,12 @@ class MemoryWorkingSet(WorkingSet):
     def rewrite(self, window: Window, split: pa.Table, decisions: pa.Table) -> None:
         rows = self._slice(window)
         inside = np.arange(rows.start, rows.stop, dtype=np.int64)
-        split_pid = split.column("pid").to_numpy().astype(np.int64)
+        split_pid = arrow.to_numpy(split.column("pid")).astype(np.int64)
         at = col.lookup((self.pid[inside],), (split_pid,))
         self.done.append(self._keep(inside[at < 0]))
         moving, at = inside[at >= 0], at[at >= 0]
-        split_dim = split.column("dim").to_numpy().astype(np.int64)[at]
-        split_depth = split.column("depth").to_numpy().astype(np.int64)[at]
+        split_dim = arrow.to_numpy(split.column("dim")).astype(np.int64)[at]
+        split_depth = arrow.to_numpy(split.column("depth")).astype(np.int64)[at]
         state_row = col.lookup((self.pid[moving],), (self.state["pid"],))
         bins = np.full(moving.shape[0], np.iinfo(np.int64).min, np.int64)
         for d in self.dims:
@@ -238,13 +239,13 @@ class MemoryWorkingSet(WorkingSet):
         decided = col.lookup(
             (self.pid[moving], bins),
             (
-                decisions.column("pid").to_numpy().astype(np.int64),
-                decisions.column("bin").to_numpy().astype(np.int64),
+                arrow.to_numpy(decisions.column("pid")).astype(np.int64),
+                arrow.to_numpy(decisions.column("bin")).astype(np.int64),
             ),
         )
         # an inner join in the template: a row whose bin has no decision is not kept
         moving, decided = moving[decided >= 0], decided[decided >= 0]
-        new_pid = decisions.column("new_pid").to_numpy().astype(np.int64)[decided]
+        new_pid = arrow.to_numpy(decisions.column("new_pid")).astype(np.int64)[decided]
         order = np.argsort(new_pid, kind="stable")
         _, moved = self._keep(moving[order])
         # new ids are above every id in use, so the rows outside the window then the moved
@@ -263,11 +264,11 @@ class MemoryWorkingSet(WorkingSet):
         data = {"pid": self._typed("pid", np.concatenate([p for p, _ in self.done]))}
         for name in self.columns:
             data[name] = self._typed(name, np.concatenate([c[name] for _, c in self.done]))
-        return pa.table({name: data[name] for name in self.schema.names})
+        return arrow.table({name: data[name] for name in self.schema.names})
 
     # -- helpers -----------------------------------------------------------------------------
     def _typed(self, name: str, values: Column) -> pa.Array:
-        return pa.array(values, self.schema.field(name).type)
+        return arrow.array(values, self.schema.field(name).type)
 
     def _table(
         self, pieces: list[dict[str, Column]], names: list[str], source: Mapping[str, str]
@@ -281,9 +282,9 @@ class MemoryWorkingSet(WorkingSet):
                 return self.schema.field(source[name]).type
             return pa.int32() if name == "dim" else pa.int64()
 
-        return pa.table(
+        return arrow.table(
             {
-                name: pa.array(
+                name: arrow.array(
                     np.concatenate([p[name] for p in pieces])
                     if pieces
                     else np.zeros(0, kind(name).to_pandas_dtype()),

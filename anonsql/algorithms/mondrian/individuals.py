@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.evaluate import Bins, columns_of, triples
 from anonsql.engines import Engine
@@ -57,35 +58,35 @@ class IndividualAggregates:
     ) -> IndividualAggregates:
         """Read the set members and the root statistics (``sets``: set_id, code)."""
         members = engine.query_arrow("mondrian/individual_sets", sets=sets)
-        set_ids = members.column("set_id").to_numpy().astype(np.int64)
-        codes = members.column("code").to_numpy().astype(np.int64)
+        set_ids = arrow.to_numpy(members.column("set_id")).astype(np.int64)
+        codes = arrow.to_numpy(members.column("code")).astype(np.int64)
         n_codes = int(codes.max()) + 1 if codes.size else 0
         n_sets = int(set_ids.max()) + 1 if set_ids.size else 0
         set_members = hist.from_triples(set_ids, codes, np.ones_like(codes), (n_sets, n_codes))
         totals = engine.query("mondrian/individual_totals", rows=rows)[0]
         by_value = engine.query_arrow("mondrian/individual_value_totals", values=values)
         by_set = engine.query_arrow("mondrian/individual_set_totals", rows=rows)
-        value_codes = by_value.column("code").to_numpy().astype(np.int64)
+        value_codes = arrow.to_numpy(by_value.column("code")).astype(np.int64)
         zero = np.zeros_like(value_codes)
         root = PartStats(
             counts=np.array([int(totals[0])], dtype=np.int64),
             histograms={
                 column: hist.from_triples(
-                    zero, value_codes, by_value.column("persons").to_numpy(), (1, n_codes)
+                    zero, value_codes, arrow.to_numpy(by_value.column("persons")), (1, n_codes)
                 )
             },
             records=np.array([int(totals[1])], dtype=np.int64),
             max_person_records=np.array([int(totals[2])], dtype=np.int64),
             record_histograms={
                 column: hist.from_triples(
-                    zero, value_codes, by_value.column("records").to_numpy(), (1, n_codes)
+                    zero, value_codes, arrow.to_numpy(by_value.column("records")), (1, n_codes)
                 )
             },
             set_histograms={
                 column: hist.from_triples(
                     np.zeros(by_set.num_rows, dtype=np.int64),
-                    by_set.column("set_id").to_numpy().astype(np.int64),
-                    by_set.column("persons").to_numpy(),
+                    arrow.to_numpy(by_set.column("set_id")).astype(np.int64),
+                    arrow.to_numpy(by_set.column("persons")),
                     (1, n_sets),
                 )
             },

@@ -28,6 +28,7 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
@@ -65,18 +66,16 @@ def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
     """The ``mondrian/bin_ranges`` result keyed by (pid, dim, bin), floats for numeric bounds
     and int64 leaf ranks for categorical ones."""
     columns: dict[str, col.Column] = {
-        "pid": table.column("pid").to_numpy().astype(np.int64),
-        "dim": table.column("dim").to_numpy().astype(np.int64),
-        "bin": table.column("bin").to_numpy().astype(np.int64),
-        "n": table.column("n").to_numpy().astype(np.int64),
+        "pid": arrow.to_numpy(table.column("pid")).astype(np.int64),
+        "dim": arrow.to_numpy(table.column("dim")).astype(np.int64),
+        "bin": arrow.to_numpy(table.column("bin")).astype(np.int64),
+        "n": arrow.to_numpy(table.column("n")).astype(np.int64),
     }
     for d in dims:
         kind = np.float64 if d.is_numeric else np.int64
         for side in ("lo", "hi"):
             name = f"{side}{d.index}"
-            columns[name] = (
-                table.column(name).cast(pa.float64()).to_numpy(zero_copy_only=False).astype(kind)
-            )
+            columns[name] = arrow.to_numpy(table.column(name).cast(pa.float64())).astype(kind)
     return Rows(columns)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 from pydantic import Field
 
+from anonsql import arrow
 from anonsql.algorithms.base import Options, ProgressCallback
 from anonsql.algorithms.one_d.mapped import Mapped1D
 from anonsql.privacy.base import FloatArray, largest_k
@@ -69,10 +70,10 @@ class IDistance1D(Mapped1D):
             sums = e.query_arrow("idistance/lloyd_step", vectors=vectors, centers=table, dims=dims)
             e.drop(table)
             moved = centers.copy()
-            refs = sums.column("ref").to_numpy().astype(np.int64)
-            n = sums.column("n").to_numpy().astype(np.float64)
+            refs = arrow.to_numpy(sums.column("ref")).astype(np.int64)
+            n = arrow.to_numpy(sums.column("n")).astype(np.float64)
             for i, d in enumerate(dims):
-                moved[refs, i] = sums.column(f"s{d.index}").to_numpy().astype(np.float64) / n
+                moved[refs, i] = arrow.to_numpy(sums.column(f"s{d.index}")).astype(np.float64) / n
             if np.allclose(moved, centers, rtol=0.0, atol=1e-12):
                 break
             centers = moved
@@ -101,8 +102,8 @@ class IDistance1D(Mapped1D):
 
     def _load_centers(self, job: Workspace, centers: FloatArray) -> TableName:
         table = job.work("centers")
-        columns: dict[str, pa.Array] = {"ref": pa.array(np.arange(len(centers)), pa.int64())}
+        columns: dict[str, pa.Array] = {"ref": arrow.array(np.arange(len(centers)), pa.int64())}
         for i, d in enumerate(job.dimensions):
-            columns[f"c{d.index}"] = pa.array(centers[:, i], pa.float64())
-        job.engine.load_arrow(table, pa.table(columns))
+            columns[f"c{d.index}"] = arrow.array(centers[:, i], pa.float64())
+        job.engine.load_arrow(table, arrow.table(columns))
         return table

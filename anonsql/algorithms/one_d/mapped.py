@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Partitioning, ProgressCallback
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.one_d.l_diversity import Diversity, NotEligible, l_diverse_groups
@@ -153,14 +154,14 @@ class Mapped1D(Algorithm):
             "mapping/stream_vectors", BATCH_ROWS, ordered=ordered, dims=job.dimensions
         ):
             dp.feed(
-                batch.column("n").to_numpy().astype(np.int64),
+                arrow.to_numpy(batch.column("n")).astype(np.int64),
                 _matrix(batch, [d.code for d in numeric], np.float64),
                 _matrix(batch, [d.code for d in categorical], np.int64),
             )
             progress(f"{self.name}: {dp.items} vectors ({dp.rows} rows) partitioned")
         starts, _ = dp.finish()
         starts_table = job.work("starts")
-        e.load_arrow(starts_table, pa.table({"pos": pa.array(starts, pa.int64())}))
+        e.load_arrow(starts_table, arrow.table({"pos": arrow.array(starts, pa.int64())}))
         e.run("mapping/groups_from_starts", target=groups, ordered=ordered, starts=starts_table)
 
     def _l_diverse_groups(
@@ -190,25 +191,27 @@ class Mapped1D(Algorithm):
             sensitive=job.sensitive_by_column(column).code,
             dims=job.dimensions,
         )
-        position = items.column("pos").to_numpy().astype(np.int64)
-        counts = items.column("n").to_numpy().astype(np.int64)
+        position = arrow.to_numpy(items.column("pos")).astype(np.int64)
+        counts = arrow.to_numpy(items.column("n")).astype(np.int64)
         progress(f"{self.name}: {items.num_rows} (vector, value) items, l = {ell}")
         try:
             group = l_diverse_groups(
-                position, items.column("value").to_numpy().astype(np.int64), counts, need
+                position, arrow.to_numpy(items.column("value")).astype(np.int64), counts, need
             )
         except NotEligible as err:
             fix = f"lower l to at most {err.largest_l}" if err.largest_l else "lower l or k"
             raise InfeasibleError(f"privacy: {column!r}: {err}. Fix: {fix}") from None
         vid = np.zeros(len(group), np.int64)
-        vid[position] = items.column("vid").to_numpy().astype(np.int64)
+        vid[position] = arrow.to_numpy(items.column("vid")).astype(np.int64)
         e.load_arrow(
             groups,
-            pa.table({"vid": pa.array(vid, pa.int64()), "pid": pa.array(group + 1, pa.int64())}),
+            arrow.table(
+                {"vid": arrow.array(vid, pa.int64()), "pid": arrow.array(group + 1, pa.int64())}
+            ),
         )
 
 
 def _matrix(batch: pa.RecordBatch, columns: list[str], dtype: type) -> npt.NDArray[Any]:
     if not columns:
         return np.zeros((batch.num_rows, 0), dtype)
-    return np.column_stack([batch.column(c).to_numpy().astype(dtype) for c in columns])
+    return np.column_stack([arrow.to_numpy(batch.column(c)).astype(dtype) for c in columns])

@@ -127,93 +127,9 @@ CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
 CREATE SCHEMA IF NOT EXISTS "anon_private";
 BEGIN;
-SELECT table_type
+SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__released_by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__released';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__source';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__recoding';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__classes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__certificate';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__metrics';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__attributes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__hierarchy_nodes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__person_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__item_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__fingerprints';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__groups';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__group_values';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__buckets';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__group_buckets';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__sa_taxonomy';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'people__population';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__recoding';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__attributes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__hierarchy_nodes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__person_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__item_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__source';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__released';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__released_by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people__population';
+WHERE (table_schema = 'anon' AND table_name IN ('people__by_person', 'people', 'people__classes', 'people__certificate', 'people__metrics', 'people__fingerprints', 'people__groups', 'people__group_values', 'people__buckets', 'people__group_buckets', 'people__sa_taxonomy', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__source', 'people__released', 'people__released_by_person', 'people__population')) OR (table_schema = 'anon_private' AND table_name IN ('people__released_by_person', 'people__released', 'people__source', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__population'));
 CREATE TABLE "anon_private"."people__recoding" AS SELECT * FROM "anonsql_work_RUN"."recoding";
 CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
 CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_work_RUN"."hierarchy_nodes";

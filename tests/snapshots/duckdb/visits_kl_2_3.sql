@@ -824,93 +824,9 @@ CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
 CREATE SCHEMA IF NOT EXISTS "anon_private";
 BEGIN;
-SELECT table_type
+SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__released_by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__released';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__source';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__recoding';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__classes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__certificate';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__metrics';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__attributes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__hierarchy_nodes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__person_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__item_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__fingerprints';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__groups';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__group_values';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__buckets';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__group_buckets';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__sa_taxonomy';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon_private' AND table_name = 'visits__population';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__recoding';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__attributes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__hierarchy_nodes';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__person_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__item_map';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__source';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__released';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__released_by_person';
-SELECT table_type
-FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits__population';
+WHERE (table_schema = 'anon' AND table_name IN ('visits__by_person', 'visits', 'visits__classes', 'visits__certificate', 'visits__metrics', 'visits__fingerprints', 'visits__groups', 'visits__group_values', 'visits__buckets', 'visits__group_buckets', 'visits__sa_taxonomy', 'visits__recoding', 'visits__attributes', 'visits__hierarchy_nodes', 'visits__person_map', 'visits__item_map', 'visits__source', 'visits__released', 'visits__released_by_person', 'visits__population')) OR (table_schema = 'anon_private' AND table_name IN ('visits__released_by_person', 'visits__released', 'visits__source', 'visits__recoding', 'visits__attributes', 'visits__hierarchy_nodes', 'visits__person_map', 'visits__item_map', 'visits__population'));
 CREATE TABLE "anon_private"."visits__person_map" AS SELECT * FROM "anonsql_work_RUN"."person_map";
 CREATE TABLE "anon_private"."visits__item_map" AS SELECT * FROM "anonsql_work_RUN"."item_map";
 CREATE TABLE "anon"."visits__fingerprints" AS SELECT * FROM "anonsql_work_RUN"."fingerprints";
