@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from anonsql.errors import SpecError
+from anonsql.risk import special
 from anonsql.risk.classes import ClassSizes
 
 #: ARX's population regions (``ARXPopulationModel.Region``) and their sizes.
@@ -194,8 +195,6 @@ def newton_2d(
 def _digamma(x: Any) -> Any:
     """Digamma; for negative arguments by reflection on the exact fractional part
     (``psi(x) = psi(1 - x) - pi cot(pi x)``), which stays accurate and fast far from 0."""
-    from scipy import special  # imported when an estimator runs (0.3 s)
-
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
     value = special.digamma(np.where(negative, 1.0 - x, x))
@@ -205,13 +204,11 @@ def _digamma(x: Any) -> Any:
 
 
 def _trigamma(x: Any) -> Any:
-    """Trigamma; for negative arguments ``psi'(x) = -psi'(1 - x) + (pi / sin(pi x))^2`` (scipy's
-    Hurwitz zeta is slow there: 0.1 s per call at -4e6)."""
-    from scipy import special  # imported when an estimator runs (0.3 s)
-
+    """Trigamma; for negative arguments ``psi'(x) = -psi'(1 - x) + (pi / sin(pi x))^2`` (the
+    series would need a long recurrence there: scipy's Hurwitz zeta took 0.1 s per call at -4e6)."""
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
-    value = special.polygamma(1, np.where(negative, 1.0 - x, x))
+    value = special.trigamma(np.where(negative, 1.0 - x, x))
     fractional = x - np.round(x)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(negative, (np.pi / np.sin(np.pi * fractional)) ** 2 - value, value)
@@ -296,8 +293,6 @@ def _pitman_start(sizes: ClassSizes) -> tuple[float, float]:
 
 
 def _pitman_uniques(theta: float, alpha: float, population: float) -> float:
-    from scipy import special  # imported when an estimator runs (0.3 s)
-
     if math.isnan(theta) or math.isnan(alpha) or alpha == 0:
         return math.nan
     candidates: list[float] = []
@@ -306,14 +301,17 @@ def _pitman_uniques(theta: float, alpha: float, population: float) -> float:
         if theta + 1.0 > 0 and theta + alpha > 0:
             candidates.append(
                 float(
-                    np.exp(special.gammaln(theta + 1.0) - special.gammaln(theta + alpha))
+                    np.exp(
+                        np.float64(special.gammaln(theta + 1.0))
+                        - np.float64(special.gammaln(theta + alpha))
+                    )
                     * np.power(population, alpha)
                 )
             )
         candidates.append(
             float(
-                special.gamma(theta + 1.0)
-                / special.gamma(theta + alpha)
+                np.float64(special.gamma(theta + 1.0))
+                / np.float64(special.gamma(theta + alpha))
                 * np.power(population, alpha)
             )
         )
