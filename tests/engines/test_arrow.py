@@ -99,3 +99,28 @@ def test_building_arrays_does_not_import_pandas() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["int8", "int32", "int64", "uint16", "float32", "float64", "bool"]),
+    st.lists(st.integers(-100, 100), max_size=20),
+    st.integers(0, 3),
+    st.integers(1, 3),
+    st.booleans(),
+)
+def test_to_numpy_reads_what_pyarrow_reads(
+    dtype: str, ints: list[int], skip: int, chunks: int, with_null: bool
+) -> None:
+    values = [np.array(ints).astype(dtype) for _ in range(chunks)]
+    arrays = [pa.array(v) for v in values]
+    if with_null and ints:
+        arrays[0] = pa.array([*values[0].tolist()[:-1], None], pa.from_numpy_dtype(np.dtype(dtype)))
+    column = pa.chunked_array(arrays)[skip:]  # a slice: chunks with an offset
+    expected = column.to_numpy()
+    got = arrow.to_numpy(column)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    if len(column.chunks) == 1:
+        single = column.chunk(0)
+        np.testing.assert_array_equal(arrow.to_numpy(single), single.to_numpy(zero_copy_only=False))
