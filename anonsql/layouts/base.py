@@ -206,6 +206,17 @@ class Layout(ABC):
     def measured(cls, names: OutputNames) -> TableName:
         """The relation with one row per individual, which class metrics measure."""
 
+    def unguarded(self, names: OutputNames, kind: str) -> TableName:
+        """A relation holding the rows of :meth:`measured` at publish without reading them
+        through the guard: the released rows a guarded view (``kind`` VIEW) is created over,
+        or the relation itself. The publish gate checks the models on exactly those released
+        rows and fails the run otherwise, and the guard withholds nothing from rows that
+        satisfy them, so a verified release's rows are the same either way; reading the
+        guarded view costs ~3x (its guard groups the rows again, BENCHMARKS.md "What the guard
+        costs an analyst")."""
+        measured = self.measured(names)
+        return names.released if kind == "VIEW" and measured == names.main else measured
+
     @abstractmethod
     def individuals(self) -> int:
         """Individuals of the source: rows, or persons."""

@@ -203,6 +203,9 @@ class PersonalizedLayout(Layout):
     def measured(cls, names: OutputNames) -> TableName:
         return names.main
 
+    def unguarded(self, names: OutputNames, kind: str) -> TableName:
+        return names.main  # a frozen table whatever ``kind`` asks (:meth:`create`)
+
     def individuals(self) -> int:
         """The consenting rows (rows without consent are withheld before anonymizing)."""
         return self.decisions.consent.consenting_rows

@@ -1,7 +1,8 @@
 """The publish step: the staged release copied and created under the names the swap gives
 (the final names inside a transaction, or versioned names), not yet verified; and its class
-table (``__classes``), grouped once from the relation analysts read, which verify and measure
-sum instead of grouping that relation again."""
+table (``__classes``), grouped once from the rows analysts read (taken before the guard, which
+withholds nothing from a verified release: :meth:`~anonsql.layouts.base.Layout.unguarded`),
+which verify and measure sum instead of grouping that relation again."""
 
 from __future__ import annotations
 
@@ -29,9 +30,11 @@ class Release:
     built: OutputNames
     #: ``VIEW`` or ``TABLE``.
     kind: str
-    #: A working table of the main relation's rows grouped by its quasi-identifiers and the
-    #: :func:`exposure_columns` (``n`` rows each), when the publish step grouped it once for both
-    #: the class table and the linked-column exposure; None when it did not.
+    #: A working table of the main relation's rows (read before its guard, which withholds
+    #: nothing from a verified release: :meth:`Layout.unguarded`) grouped by its
+    #: quasi-identifiers and the :func:`exposure_columns` (``n`` rows each), when the publish
+    #: step grouped them once for both the class table and the linked-column exposure; None
+    #: when it did not.
     refined: TableName | None = None
 
     @property
@@ -58,10 +61,12 @@ def publish(staged: Staged, built: OutputNames) -> Release:
     columns = exposure_columns(staged)
     refined = None
     if columns and layout.measured(built) == built.main:
-        # one pass over what analysts read serves the classes and every column's exposure
+        # one pass over the rows analysts read (taken before the guard: Layout.unguarded)
+        # serves the classes and every column's exposure
         refined = ws.work("refined")
         grouped = [*qids, *(c for c in dict.fromkeys([*columns, *sensitive]) if c not in qids)]
-        e.run("publish/refined", target=refined, relation=built.main, columns=grouped)
+        relation = layout.unguarded(built, kind)
+        e.run("publish/refined", target=refined, relation=relation, columns=grouped)
         e.analyze(refined)
     e.run(
         "publish/classes",

@@ -1058,7 +1058,7 @@ WHERE distinct_values < 2) AS v
 SELECT * FROM "stage_1";
 CREATE TABLE "anonsql_work_RUN"."refined" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
-FROM "anon"."people" AS r
+FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
 CREATE TABLE "anon"."people__classes" AS
 SELECT
