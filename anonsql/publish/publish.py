@@ -71,7 +71,7 @@ def publish(staged: Staged, built: OutputNames) -> Release:
     e.run(
         "publish/classes",
         target=built.classes,
-        relation=refined or layout.measured(built),
+        relation=refined or layout.unguarded(built, kind),
         qids=qids,
         sensitive=sensitive,
         refined=refined is not None,
