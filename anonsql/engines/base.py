@@ -203,23 +203,29 @@ class Engine(ABC):
 
     def relation_kind(self, relation: TableName) -> str | None:
         """``'view'``, ``'table'``, or None if nothing by that name exists."""
-        rows = self.query(
-            "relation_kind", schema=relation.schema or self.current_schema(), name=relation.name
-        )
-        if not rows:
-            return None
-        return "view" if "VIEW" in str(rows[0][0]).upper() else "table"
+        return self.relation_kinds([relation])[relation]
 
     def relation_kinds(self, relations: Sequence[TableName]) -> dict[TableName, str | None]:
         """:meth:`relation_kind` of each relation, from one catalog query."""
+        schemas = self.schemas_of(relations)
         by_schema: dict[str, list[str]] = {}
-        for relation in relations:
-            by_schema.setdefault(relation.schema or self.current_schema(), []).append(relation.name)
+        for relation, schema in schemas.items():
+            by_schema.setdefault(schema, []).append(relation.name)
         found: dict[tuple[str, str], str] = {}
         if by_schema:
             for schema, name, kind in self.query("relation_kinds", wanted=list(by_schema.items())):
                 found[(str(schema), str(name))] = "view" if "VIEW" in str(kind).upper() else "table"
-        return {r: found.get((r.schema or self.current_schema(), r.name)) for r in relations}
+        return {r: found.get((schema, r.name)) for r, schema in schemas.items()}
+
+    def schemas_of(self, relations: Sequence[TableName]) -> dict[TableName, str]:
+        """Each relation's schema, the current one for unqualified names (asked once)."""
+        current: list[str] = []
+        out: dict[TableName, str] = {}
+        for relation in relations:
+            if relation.schema is None and not current:
+                current.append(self.current_schema())
+            out[relation] = relation.schema or current[0]
+        return out
 
     def drop_any(self, relation: TableName) -> None:
         """Drop a table or view if it exists, whichever it is."""

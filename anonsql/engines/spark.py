@@ -200,15 +200,10 @@ class SparkEngine(Engine):
             raise self._wrap(err) from err
         return [ColumnInfo.of(c.name, c.dataType.upper(), self.dialect) for c in found]
 
-    def relation_kind(self, relation: TableName) -> str | None:
-        schema = relation.schema or self.current_schema()
-        return self._relations(schema).get(relation.name.lower())
-
     def relation_kinds(self, relations: Sequence[TableName]) -> dict[TableName, str | None]:
         listed: dict[str, dict[str, str]] = {}
         kinds: dict[TableName, str | None] = {}
-        for relation in relations:
-            schema = relation.schema or self.current_schema()
+        for relation, schema in self.schemas_of(relations).items():
             if schema not in listed:
                 listed[schema] = self._relations(schema)
             kinds[relation] = listed[schema].get(relation.name.lower())

@@ -222,24 +222,3 @@ def test_duckdb_progress_bar_is_off() -> None:
     DuckDBEngine(connection=con)
     assert con.execute(query).fetchall() == [(True,)]
 
-
-def test_a_k_anonymity_run_loads_neither_pandas_nor_scipy(tmp_path: Path) -> None:
-    """Startup weight is part of a small run's time (issue 17): pandas, which pyarrow imports
-    on its first ``pyarrow.array`` or ``to_numpy`` (``anonsql.arrow`` avoids both), and
-    scipy (``scipy.special`` for the source's Pitman fit, now ``anonsql.risk.special``; its
-    sparse histograms for l-diversity and t-closeness) take ~0.3 s each to import, and a
-    k-anonymity run through the CLI needs neither."""
-    spec = write_spec(tmp_path, make_db(tmp_path))
-    code = (
-        "import sys\n"
-        "from anonsql.cli import main\n"
-        "try:\n"
-        f"    main(['run', '--quiet', '--json', {str(spec)!r}])\n"
-        "except SystemExit as end:\n"
-        "    assert not end.code, end.code\n"
-        "loaded = sorted(m for m in ('pandas', 'scipy') if m in sys.modules)\n"
-        "print(loaded, file=sys.stderr)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout.strip().splitlines()[-1])["verified"] is True
-    assert out.stderr.strip().splitlines()[-1] == "[]"

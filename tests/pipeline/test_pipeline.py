@@ -30,16 +30,16 @@ def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
         assert engine.relation_kind(out.with_name(f"people__{kind}")) is None
     for kind in ("source", "released"):
         assert engine.relation_kind(private.with_name(f"people__{kind}")) == "view"
-    # one catalog query answers as the probes one by one do, missing names and schemas included
-    probed = [
-        out,
-        out.with_name("people__classes"),
-        private.with_name("people__recoding"),
-        private.with_name("people__source"),
-        out.with_name("people__recoding"),
-        TableName("people", "no_such_schema"),
-    ]
-    assert engine.relation_kinds(probed) == {r: engine.relation_kind(r) for r in probed}
+    # one catalog query for several relations, missing names and schemas included
+    expected = {
+        out: "view",
+        out.with_name("people__classes"): "table",
+        private.with_name("people__recoding"): "table",
+        private.with_name("people__source"): "view",
+        out.with_name("people__recoding"): None,
+        TableName("people", "no_such_schema"): None,
+    }
+    assert engine.relation_kinds(list(expected)) == expected
     analysts_see = engine.query("publish/versions", schema="anon", prefix="")
     assert sorted(r[0] for r in analysts_see) == [
         "people",
@@ -79,7 +79,7 @@ def test_publishes_view_and_companions(engine: Engine, tmp_path: Path) -> None:
     )
     assert snapshot(engine, source) == before  # the source is never modified
     # the working schema is gone
-    assert not engine.query("relation_kind", schema=f"anonsql_work_{cert['run_id']}", name="rows")
+    assert engine.relation_kind(TableName("rows", f"anonsql_work_{cert['run_id']}")) is None
 
 
 def test_same_input_same_output(engine: Engine, tmp_path: Path) -> None:

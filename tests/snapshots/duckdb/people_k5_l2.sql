@@ -119,9 +119,9 @@ JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT table_type
+SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'people';
+WHERE (table_schema = 'anon' AND table_name IN ('people'));
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
 CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';

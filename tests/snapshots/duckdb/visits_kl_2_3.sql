@@ -816,9 +816,9 @@ DROP TABLE IF EXISTS "anonsql_work_RUN"."fingerprints";
 ALTER TABLE "anonsql_work_RUN"."fingerprints_pub" RENAME TO "fingerprints";
 CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT table_type
+SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE table_schema = 'anon' AND table_name = 'visits';
+WHERE (table_schema = 'anon' AND table_name IN ('visits'));
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
 CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';

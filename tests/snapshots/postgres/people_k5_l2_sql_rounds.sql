@@ -185,7 +185,7 @@ ANALYZE "anonsql_work_RUN"."attributes";
 CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" ("attribute" TEXT, "label" TEXT, "depth" INT, "leaf_count" BIGINT, "ncp" DOUBLE PRECISION, "first_leaf" INT, "last_leaf" INT);
 COPY "anonsql_work_RUN"."hierarchy_nodes" ("attribute", "label", "depth", "leaf_count", "ncp", "first_leaf", "last_leaf") FROM STDIN;
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
-SELECT table_type FROM information_schema.tables WHERE table_schema = 'anon' AND table_name = 'people';
+SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE (table_schema = 'anon' AND table_name IN ('people'));
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
 CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
