@@ -264,7 +264,8 @@ def init_spec(
     qids = [s.column for s in suggestions if s.role == "quasi_identifier"]
     published = [s.column for s in suggestions if s.role in ("sensitive", "insensitive")]
     if qids and published:
-        for linked in linked_columns(engine, table, published, qids):
+        boolean = [p.name for p in profiles if p.type_class is TypeClass.BOOLEAN]
+        for linked in linked_columns(engine, table, published, qids, boolean=boolean):
             i = next(i for i, s in enumerate(suggestions) if s.column == linked.column)
             old = suggestions[i]
             determined = ", ".join(linked.determines)

@@ -6,7 +6,7 @@ Adult's ``education`` is a one-to-one recoding of ``education_num``, for instanc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from anonsql.engines import Engine
@@ -24,17 +24,24 @@ class LinkedColumn:
 
 
 def linked_columns(
-    engine: Engine, source: Relation, columns: Sequence[str], qids: Sequence[str]
+    engine: Engine,
+    source: Relation,
+    columns: Sequence[str],
+    qids: Sequence[str],
+    *,
+    boolean: Collection[str] = (),
 ) -> list[LinkedColumn]:
     """The columns among ``columns`` that functionally determine a quasi-identifier of
-    ``qids`` (one query per column, counts only)."""
+    ``qids`` (one query per column, counts only); ``boolean`` names the quasi-identifiers of
+    boolean type (compared with BOOL_AND/BOOL_OR, as PostgreSQL has no MIN of booleans)."""
     found = []
+    params = [{"column": q, "boolean": q in boolean} for q in qids]
     for column in columns:
-        row = engine.query("linked/splits", source=source, column=column, qids=list(qids))[0]
+        row = engine.query("linked/splits", source=source, column=column, qids=params)[0]
         determined = tuple(
             q
             for i, q in enumerate(qids)
-            if int(row[2 * i] or 0) > 1 and int(row[2 * i + 1] or 0) == 0
+            if int(row[2 * i] or 0) == 1 and int(row[2 * i + 1] or 0) == 0
         )
         if determined:
             found.append(LinkedColumn(column, determined))
@@ -42,12 +49,18 @@ def linked_columns(
 
 
 def check_linked_columns(
-    engine: Engine, spec: Spec, source: Relation, columns: Sequence[str], qids: Sequence[str]
+    engine: Engine,
+    spec: Spec,
+    source: Relation,
+    columns: Sequence[str],
+    qids: Sequence[str],
+    *,
+    boolean: Collection[str] = (),
 ) -> list[LinkedColumn]:
     """Refuse a published column that determines a quasi-identifier unless acknowledged;
     return the acknowledged ones."""
     acknowledged = []
-    for linked in linked_columns(engine, source, columns, qids):
+    for linked in linked_columns(engine, source, columns, qids, boolean=boolean):
         if spec.columns[linked.column].acknowledge_linked:
             acknowledged.append(linked)
             continue

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
 from anonsql.dependency.declared import resolve_dependencies
-from anonsql.engines import ColumnInfo, Engine
+from anonsql.engines import ColumnInfo, Engine, TypeClass
 from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
 from anonsql.registry import suggestion
@@ -109,7 +109,9 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE) and algorithm.publishes_unchanged
     ]
     unchanged = [c for c in passthrough if c != fingerprints]
-    linked = check_linked_columns(engine, spec, source.relation, unchanged, spec.quasi_identifiers)
+    qids = spec.quasi_identifiers
+    boolean = [q for q in qids if types[q].type_class is TypeClass.BOOLEAN]
+    linked = check_linked_columns(engine, spec, source.relation, unchanged, qids, boolean=boolean)
     dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
     return Resolved(
         spec=spec,

@@ -262,9 +262,16 @@ class _MondrianRun:
         if self.parts:
             e.load_arrow(t["parts"], pa.concat_tables(self.parts, promote_options="permissive"))
         if isinstance(self.working, MemoryWorkingSet):
-            e.load_arrow(t["memory_done"], self.working.finished())
-            e.run("insert_select_all", target=t["done"], source=t["memory_done"])
-            e.drop(t["memory_done"])
+            finished = self.working.finished()
+            if in_memory == rounds:
+                # no round ran in the engine, so ``done`` is empty: the rows loaded replace it
+                # (their types are those read from it), saving a copy of every row
+                e.drop(t["done"])
+                e.load_arrow(t["done"], finished)
+            else:
+                e.load_arrow(t["memory_done"], finished)
+                e.run("insert_select_all", target=t["done"], source=t["memory_done"])
+                e.drop(t["memory_done"])
         # the finished table now holds every row (or weighted vector): it becomes the rows
         # table. Weighted, it stays weighted: the record layout reads only each vector's
         # partition from it, so no pass gives every source row its vector's partition.

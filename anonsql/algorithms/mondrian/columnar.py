@@ -44,7 +44,7 @@ def order_by(*keys: Column) -> IntArray:
     return order
 
 
-def starts(sorted_key: IntArray) -> BoolArray:
+def starts(sorted_key: Column) -> BoolArray:
     """True at the first row of each run of equal values of an already sorted key."""
     first = np.ones(sorted_key.shape[0], bool)
     first[1:] = sorted_key[1:] != sorted_key[:-1]
@@ -84,7 +84,7 @@ def combined_key(keys: Sequence[Column]) -> IntArray | None:
         return combined
     span = 1
     for key in keys:
-        if key.dtype.kind not in "iub" or key.dtype == np.uint64:
+        if not _fits_int64(key):
             return None
         wide = key.astype(np.int64)
         low = int(wide.min())
@@ -96,6 +96,24 @@ def combined_key(keys: Sequence[Column]) -> IntArray | None:
     return combined
 
 
+def small_key(keys: Sequence[IntArray]) -> npt.NDArray[np.uint16] | None:
+    """One uint16 key ordering rows as the integer ``keys`` do lexicographically (the first key
+    first), or None when their ranges multiply past 2^16. Numpy sorts keys this narrow with a
+    stable radix sort, in linear time."""
+    if keys[0].shape[0] == 0:
+        return None
+    combined: IntArray = np.zeros(keys[0].shape[0], np.int64)
+    span = 1
+    for key in keys:
+        low = int(key.min())
+        width = int(key.max()) - low + 1
+        span *= width
+        if span > 1 << 16:
+            return None
+        combined = combined * width + (key - low)
+    return combined.astype(np.uint16)
+
+
 def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
     """For each row of ``left``, the index of the row of ``right`` with the same key, or -1
     (``right``'s keys are unique)."""
@@ -104,21 +122,37 @@ def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
         return np.zeros(0, np.int64)
     if right[0].shape[0] == 0:
         return np.full(n_left, -1, np.int64)
-    both = [np.concatenate([a, b]) for a, b in zip(left, right, strict=True)]
-    combined = combined_key(both)
-    if combined is not None:
+    keys = _search_keys(left, right)
+    if keys is not None:
         # one sort of the right-hand keys and a binary search (no dense recoding)
-        lkey, rkey = combined[:n_left], combined[n_left:]
+        lkey, rkey = keys
         order = np.argsort(rkey)
         at = np.minimum(np.searchsorted(rkey[order], lkey), rkey.shape[0] - 1)
         hit: IntArray = np.where(rkey[order][at] == lkey, order[at], -1).astype(np.int64)
         return hit
-    key = codes(*both)
-    lkey, rkey = key[:n_left], key[n_left:]
+    key = codes(*(np.concatenate([a, b]) for a, b in zip(left, right, strict=True)))
     table = np.full(int(key.max()) + 1, -1, np.int64)
-    table[rkey] = np.arange(rkey.shape[0], dtype=np.int64)
-    found: IntArray = table[lkey]
+    table[key[n_left:]] = np.arange(right[0].shape[0], dtype=np.int64)
+    found: IntArray = table[key[:n_left]]
     return found
+
+
+def _search_keys(
+    left: tuple[IntArray, ...], right: tuple[IntArray, ...]
+) -> tuple[IntArray, IntArray] | None:
+    """int64 keys of the left and right rows that are equal exactly when the rows' keys are, or
+    None (then :func:`codes` serves)."""
+    if len(left) == 1 and _fits_int64(left[0]) and _fits_int64(right[0]):
+        return left[0].astype(np.int64), right[0].astype(np.int64)  # one key: as it is
+    combined = combined_key([np.concatenate([a, b]) for a, b in zip(left, right, strict=True)])
+    if combined is None:
+        return None
+    n_left = left[0].shape[0]
+    return combined[:n_left], combined[n_left:]
+
+
+def _fits_int64(key: Column) -> bool:
+    return key.dtype.kind in "iub" and key.dtype != np.uint64
 
 
 def kahan_sums(values: FloatArray, group: IntArray, groups: int) -> FloatArray:

@@ -140,11 +140,14 @@ class MemoryWorkingSet(WorkingSet):
         nodes: IntArray = self.ancestors[d.index][depth, values.astype(np.int64)]
         return nodes
 
-    def _grouped(self, by_sa: str | None) -> list[tuple[int, IntArray, IntArray, IntArray]]:
-        """Per dimension with candidates: (dim, rows in group order, bins, group starts), the
+    def _grouped(
+        self, by_sa: str | None
+    ) -> list[tuple[int, IntArray, IntArray, IntArray, IntArray | None]]:
+        """Per dimension with candidates: (dim, rows in group order, bins, group starts, the
+        permutation putting the groups in (pid, bin[, sa]) order or None if they are), the
         rows of every (pid, bin[, sa]) group adjacent."""
         rows, state_row = self._stated_rows()
-        out = []
+        out: list[tuple[int, IntArray, IntArray, IntArray, IntArray | None]] = []
         for d in self.dims:
             along = self.state[f"t{d.index}"][state_row].astype(bool)
             mine, mine_state = rows[along], state_row[along]
@@ -152,9 +155,23 @@ class MemoryWorkingSet(WorkingSet):
             # an inner join in the templates: a leaf without an ancestor at that depth drops out
             joined = bins >= 0 if not d.is_numeric else np.ones(bins.shape[0], bool)
             mine, bins = mine[joined], bins[joined]
-            keys = [self.pid[mine], bins]
+            pid = self.pid[mine]
+            small = [bins]
             if by_sa is not None:
-                keys.append(self.columns[by_sa][mine].astype(np.int64))
+                small.append(self.columns[by_sa][mine].astype(np.int64))
+            bucket = col.small_key(small)
+            if bucket is not None:
+                # the rows are sorted by pid: a stable (radix) sort by the few (bin[, sa])
+                # values keeps each bucket's rows in pid order, so groups are adjacent without
+                # sorting the rows by pid again; only the groups are then put in key order
+                order = np.argsort(bucket, kind="stable").astype(np.int64)
+                first = col.starts(bucket[order])
+                first[1:] |= col.starts(pid[order])[1:]
+                starts = np.nonzero(first)[0].astype(np.int64)
+                perm = col.order_by(pid[order][starts], bucket[order][starts])
+                out.append((d.index, mine[order], bins[order], starts, perm))
+                continue
+            keys = [pid, *small]
             order = _group_order(keys)
             mine, bins = mine[order], bins[order]
             first = np.zeros(mine.shape[0], bool)
@@ -163,7 +180,7 @@ class MemoryWorkingSet(WorkingSet):
                 for key in keys:
                     sorted_key = key[order]
                     first[1:] |= sorted_key[1:] != sorted_key[:-1]
-            out.append((d.index, mine, bins, np.nonzero(first)[0].astype(np.int64)))
+            out.append((d.index, mine, bins, np.nonzero(first)[0].astype(np.int64), None))
         return out
 
     def bin_ranges(self) -> pa.Table:
@@ -183,7 +200,7 @@ class MemoryWorkingSet(WorkingSet):
                     names.append(f"{side}{e.index}")
                     source[f"{side}{e.index}"] = e.code
         pieces: list[dict[str, Column]] = []
-        for dim, rows, bins, starts in self._grouped(sa):
+        for dim, rows, bins, starts, perm in self._grouped(sa):
             if not starts.shape[0]:
                 continue
             piece: dict[str, Column] = {
@@ -199,6 +216,8 @@ class MemoryWorkingSet(WorkingSet):
                     values = self.columns[e.code][rows]
                     piece[f"lo{e.index}"] = np.minimum.reduceat(values, starts)
                     piece[f"hi{e.index}"] = np.maximum.reduceat(values, starts)
+            if perm is not None:
+                piece = {name: values[perm] for name, values in piece.items()}
             pieces.append(piece)
         return self._table(pieces, names, source)
 

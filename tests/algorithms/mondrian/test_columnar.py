@@ -63,6 +63,37 @@ def test_lookup_is_an_inner_join_on_the_key(
         assert found.tolist() == [index.get(tuple(row), -1) for row in lft.tolist()]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-(2**62), 2**62), max_size=40, unique=True),
+    st.lists(st.integers(-(2**62), 2**62), max_size=40),
+    st.sampled_from([np.int64, np.int32, np.uint64]),
+)
+def test_lookup_of_one_key_is_an_inner_join(right: list[int], left: list[int], kind: type) -> None:
+    # one integer key is searched as it is; uint64 (and values that do not fit) take the
+    # dense recoding
+    info = np.iinfo(kind)
+    right = [v for v in right if info.min <= v <= info.max]
+    left = [v for v in left if info.min <= v <= info.max] + right[:3]
+    found = col.lookup((np.array(left, kind),), (np.array(right, kind),))
+    index = {v: i for i, v in enumerate(right)}
+    assert found.tolist() == [index.get(v, -1) for v in left]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_small_key_orders_like_the_keys_or_declines(data: st.DataObject) -> None:
+    a = np.array(data.draw(st.lists(st.integers(-5, 300), min_size=1, max_size=50)), np.int64)
+    b = np.array(data.draw(st.lists(st.integers(-2, 200), min_size=len(a), max_size=len(a))))
+    key = col.small_key([a, b])
+    if (a.max() - a.min() + 1) * (b.max() - b.min() + 1) > 2**16:
+        assert key is None
+        return
+    assert key is not None and key.dtype == np.uint16
+    # the stable radix sort of the small key is the stable sort by the keys
+    assert np.argsort(key, kind="stable").tolist() == col.order_by(a, b).tolist()
+
+
 def test_combined_key_orders_like_the_keys_or_declines() -> None:
     a = np.array([2, 0, 2, 1], np.int64)
     b = np.array([-1, 5, -3, 0], np.int32)

@@ -7,6 +7,7 @@ all in memory, or switching part-way."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from typing import Any
 
@@ -64,7 +65,8 @@ rows_strategy = st.lists(
         st.integers(0, 6),  # q0: few values, many ties
         st.sampled_from([-1.5, 0.0, 0.5, 2.0]),  # q1, a float
         st.integers(0, PLACES.leaf_count - 1),  # q2, a leaf rank
-        st.integers(0, 2),  # s0
+        # s0: a few codes, or codes spread so far that (bin, s0) no longer fit a radix key
+        st.integers(0, 2) | st.sampled_from([40_000, 80_000]),
         st.integers(1, 5),  # rows_n
     ),
     min_size=1,
@@ -169,6 +171,16 @@ def test_every_answer_equals_the_templates(
     assert _sorted(memory.bin_ranges()) == _sorted(sql.bin_ranges())
     assert _sorted(memory.candidates("s0")) == _sorted(sql.candidates("s0"))
     assert _sorted(memory.candidates(None)) == _sorted(sql.candidates(None))
+    # the planner reads them in this order (ties between candidates keep it): per dimension,
+    # groups ascending by (pid, bin[, sa])
+    for answer, keys in (
+        (memory.bin_ranges(), ("dim", "pid", "bin")),
+        (memory.candidates("s0"), ("dim", "pid", "bin", "sa")),
+    ):
+        listed = [tuple(r[k] for k in keys) for r in answer.to_pylist()]
+        dims = [key[0] for key in listed]
+        assert dims == sorted(dims, key=dims.index)  # each dimension's groups together
+        assert all(a < b for a, b in itertools.pairwise(listed) if a[0] == b[0])
 
     # split some partitions along some dimension; every bin gets a new id except, sometimes,
     # one (the templates' inner join then drops its rows)

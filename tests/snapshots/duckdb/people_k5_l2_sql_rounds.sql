@@ -14,30 +14,42 @@ SELECT
   , COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
 FROM "main"."people" AS src;
 WITH determines AS (
-  SELECT "disease" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2"
+  SELECT "disease" AS p
+    , MIN("age") AS "lo0"
+    , MAX("age") AS "hi0"
+    , MIN("city") AS "lo1"
+    , MAX("city") AS "hi1"
+    , MIN("income") AS "lo2"
+    , MAX("income") AS "hi2"
   FROM "main"."people" AS s
   GROUP BY "disease"
 )
 SELECT
-  (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0",
-  SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0",
-  (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1",
-  SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1",
-  (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2",
-  SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2"
+  CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0",
+  SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0",
+  CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
+  SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
+  CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
 FROM determines;
 WITH determines AS (
-  SELECT "note" AS p, COUNT(DISTINCT "age") AS "n0", COUNT(DISTINCT "city") AS "n1", COUNT(DISTINCT "income") AS "n2"
+  SELECT "note" AS p
+    , MIN("age") AS "lo0"
+    , MAX("age") AS "hi0"
+    , MIN("city") AS "lo1"
+    , MAX("city") AS "hi1"
+    , MIN("income") AS "lo2"
+    , MAX("income") AS "hi2"
   FROM "main"."people" AS s
   GROUP BY "note"
 )
 SELECT
-  (SELECT COUNT(DISTINCT "age") FROM "main"."people" AS t) AS "distinct0",
-  SUM(CASE WHEN "n0" > 1 THEN 1 ELSE 0 END) AS "split0",
-  (SELECT COUNT(DISTINCT "city") FROM "main"."people" AS t) AS "distinct1",
-  SUM(CASE WHEN "n1" > 1 THEN 1 ELSE 0 END) AS "split1",
-  (SELECT COUNT(DISTINCT "income") FROM "main"."people" AS t) AS "distinct2",
-  SUM(CASE WHEN "n2" > 1 THEN 1 ELSE 0 END) AS "split2"
+  CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0",
+  SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0",
+  CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
+  SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
+  CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
 FROM determines;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
@@ -971,27 +983,6 @@ SELECT
 FROM "anonsql_work_RUN"."parts" AS p
 JOIN "anonsql_work_RUN"."nodes1" AS "h1"
   ON "h1".node_id = p."node1";
-CREATE TABLE "anonsql_work_RUN"."recoding" AS
-WITH coded AS MATERIALIZED (
-  SELECT r.*, g."g0", g."g1", g."g2", g.suppressed
-  FROM (
-    SELECT DISTINCT "q0", "q1", "q2", pid
-    FROM "anonsql_work_RUN"."rows"
-  ) AS r
-  JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
-)
-SELECT DISTINCT
-  r."q0" AS "age",
-  r."g0" AS "age__generalized",
-  "l1".value AS "city",
-  r."g1" AS "city__generalized",
-  r."q2" AS "income",
-  r."g2" AS "income__generalized",
-  r.suppressed AS suppressed,
-  r.pid AS pid
-FROM coded AS r
-JOIN "anonsql_work_RUN"."leaves1" AS "l1"
-  ON "l1".leaf_rank = r."q1";
 CREATE TABLE "anonsql_work_RUN"."attributes" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT table_schema, table_name, table_type
@@ -1005,9 +996,29 @@ BEGIN;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon' AND table_name IN ('people__by_person', 'people', 'people__classes', 'people__certificate', 'people__metrics', 'people__fingerprints', 'people__groups', 'people__group_values', 'people__buckets', 'people__group_buckets', 'people__sa_taxonomy', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__source', 'people__released', 'people__released_by_person', 'people__population')) OR (table_schema = 'anon_private' AND table_name IN ('people__released_by_person', 'people__released', 'people__source', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__population'));
-CREATE TABLE "anon_private"."people__recoding" AS SELECT * FROM "anonsql_work_RUN"."recoding";
 CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
 CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_work_RUN"."hierarchy_nodes";
+CREATE TABLE "anon_private"."people__recoding" AS
+WITH coded AS MATERIALIZED (
+  SELECT r.*, g."g0", g."g1", g."g2", g.suppressed
+  FROM (
+    SELECT DISTINCT "q0", "q1", "q2", pid
+    FROM "anonsql_work_RUN"."rows"
+  ) AS r
+  JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
+)
+SELECT
+  r."q0" AS "age",
+  r."g0" AS "age__generalized",
+  "l1".value AS "city",
+  r."g1" AS "city__generalized",
+  r."q2" AS "income",
+  r."g2" AS "income__generalized",
+  r.suppressed AS suppressed,
+  r.pid AS pid
+FROM coded AS r
+JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".leaf_rank = r."q1";
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
 CREATE VIEW "anon_private"."people__released" AS
 SELECT

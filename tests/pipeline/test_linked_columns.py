@@ -1,0 +1,98 @@
+"""The linked-column check (a column published unchanged that functionally determines a
+quasi-identifier) against pandas, on every engine: the SQL compares MIN and MAX per value of
+the column, pandas counts distinct values, and both must name the same quasi-identifiers."""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+import pytest
+
+from anonsql.engines import Engine
+from anonsql.resolve.linked import linked_columns
+from anonsql.sql import TableName
+
+QIDS = ["word", "number", "real", "flag"]
+
+
+def determined_by_pandas(table: pa.Table, column: str) -> tuple[str, ...]:
+    """Quasi-identifiers with several values of which every value of ``column`` holds one."""
+    df = table.to_pandas()
+    found = []
+    for q in QIDS:
+        several = df[q].nunique(dropna=True) > 1
+        per_value = df.groupby(column, dropna=False)[q].nunique(dropna=True)
+        if several and (per_value <= 1).all():
+            found.append(q)
+    return tuple(found)
+
+
+def random_table(seed: int) -> pa.Table:
+    rng = random.Random(seed)
+    n = rng.randint(1, 40)
+    keys = [rng.choice(["a", "b", "c", None]) for _ in range(n)]
+    # each QID either follows the key (determined) or varies freely, with NULLs now and then
+    follow = {q: rng.random() < 0.5 for q in QIDS}
+
+    def value(q: str, key: str | None, i: int) -> object:
+        if rng.random() < 0.1:
+            return None
+        base = key if follow[q] else rng.choice(["x", "y"]) if rng.random() < 0.7 else "z"
+        pick = {"x": 0, "y": 1, "z": 2, "a": 0, "b": 1, "c": 2, None: 3}[base]
+        return {
+            "word": ["lo", "mid", "hi", "none"][pick],
+            "number": [5, -3, 12, 0][pick],
+            "real": [0.5, -0.0, 2.25, 0.0][pick],
+            "flag": [True, False, True, False][pick],
+        }[q]
+
+    columns: dict[str, list[object]] = {"key": keys}
+    for q in QIDS:
+        columns[q] = [value(q, k, i) for i, k in enumerate(keys)]
+    types = {"key": pa.string(), "word": pa.string(), "number": pa.int64()}
+    types |= {"real": pa.float64(), "flag": pa.bool_()}
+    return pa.table({name: pa.array(values, types[name]) for name, values in columns.items()})
+
+
+def test_a_recoding_column_determines_its_qid(engine: Engine) -> None:
+    """Adult's case: ``education`` is a one-to-one recoding of ``education_num``."""
+    table = pa.table(
+        {
+            "education": ["HS", "HS", "BSc", "MSc", "BSc"],
+            "education_num": [9, 9, 13, 14, 13],
+            "age": [30, 40, 30, 50, 41],
+            "smoker": [True, False, True, True, False],
+        }
+    )
+    source = TableName("linked_adult", "main")
+    engine.load_arrow(source, table)
+    found = linked_columns(
+        engine, source, ["education"], ["education_num", "age", "smoker"], boolean=["smoker"]
+    )
+    assert [(f.column, f.determines) for f in found] == [("education", ("education_num",))]
+
+
+def test_one_valued_or_null_qids_are_not_determined(engine: Engine) -> None:
+    """A QID with one value (or NULLs and one value) gives nothing away; -0.0 equals 0.0."""
+    table = pa.table(
+        {
+            "key": ["a", "b", "c"],
+            "same": [7, 7, None],
+            "zero": pa.array([0.0, -0.0, 0.0], pa.float64()),
+            "flag": [True, True, None],
+        }
+    )
+    source = TableName("linked_flat", "main")
+    engine.load_arrow(source, table)
+    assert linked_columns(engine, source, ["key"], ["same", "zero", "flag"], boolean=["flag"]) == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_matches_pandas(engine: Engine, seed: int) -> None:
+    table = random_table(seed)
+    source = TableName(f"linked_{seed}", "main")
+    engine.load_arrow(source, table)
+    found = linked_columns(engine, source, ["key"], QIDS, boolean=["flag"])
+    got = found[0].determines if found else ()
+    assert got == determined_by_pandas(table, "key")
