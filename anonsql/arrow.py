@@ -62,7 +62,7 @@ def _from_numpy(values: np.ndarray[Any, Any], kind: pa.DataType | None) -> pa.Ar
         bits = np.packbits(values, bitorder="little")
         natural = pa.Array.from_buffers(pa.bool_(), values.shape[0], [None, pa.py_buffer(bits)])
     elif values.dtype.kind in _NUMERIC_KINDS and values.dtype.isnative:
-        data = np.ascontiguousarray(values)
+        data = np.ascontiguousarray(_exact_astype(values, kind))
         natural = pa.Array.from_buffers(
             pa.from_numpy_dtype(data.dtype), data.shape[0], [None, pa.py_buffer(data)]
         )
@@ -71,6 +71,27 @@ def _from_numpy(values: np.ndarray[Any, Any], kind: pa.DataType | None) -> pa.Ar
     else:
         return None
     return _typed(natural, kind)
+
+
+def _exact_astype(values: np.ndarray[Any, Any], kind: pa.DataType | None) -> np.ndarray[Any, Any]:
+    """``values`` in the numpy dtype of ``kind`` where the conversion is exact (integers in the
+    target's range, integers of at most 53 bits to float64, floats widened), so Arrow's
+    ``cast`` (which imports ``pyarrow.compute``, ~35 ms) is not needed; else unchanged."""
+    if kind is None or not _is_number(kind) or values.shape[0] == 0:
+        return values
+    target = np.dtype(kind.to_pandas_dtype())
+    if target == values.dtype:
+        return values
+    if values.dtype.kind in "iu" and target.kind in "iu":
+        info = np.iinfo(target)
+        if int(values.min()) >= info.min and int(values.max()) <= info.max:
+            return values.astype(target)
+    elif values.dtype.kind in "iu" and target == np.float64:
+        if max(abs(int(values.min())), abs(int(values.max()))) <= 2**53:
+            return values.astype(target)
+    elif values.dtype.kind == "f" and target.kind == "f" and target.itemsize >= values.itemsize:
+        return values.astype(target)
+    return values
 
 
 def _typed(natural: pa.Array, kind: pa.DataType | None) -> pa.Array | None:
@@ -113,7 +134,7 @@ def _from_sequence(values: Sequence[Any], kind: pa.DataType | None) -> pa.Array 
     if not accepts:
         return None
     try:
-        dense = np.array(present, dtype=numpy_type)
+        dense = _exact_astype(np.array(present, dtype=numpy_type), kind)
     except OverflowError:
         return None
     natural = _from_numpy(dense, None) if valid is None else _spread(dense, valid)
@@ -175,6 +196,34 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, Any]:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
+def to_float64(values: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The values as float64 (``pyarrow.compute.cast``), without importing
+    ``pyarrow.compute`` (~35 ms) for integer and floating columns without nulls."""
+    kind = values.type
+    if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not values.null_count:
+        return to_numpy(values).astype(np.float64)
+    import pyarrow.compute as pc  # decimals: Arrow's own conversion, as before
+
+    return to_numpy(pc.cast(values, pa.float64())).astype(np.float64)
+
+
+def filter_rows(
+    values: pa.Array | pa.ChunkedArray, mask: np.ndarray[Any, np.dtype[np.bool_]]
+) -> pa.Array | pa.ChunkedArray:
+    """``values.filter(mask)`` without importing ``pyarrow.compute`` (~35 ms) for integer and
+    floating columns without nulls."""
+    kind = values.type
+    if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not values.null_count:
+        return array(to_numpy(values)[mask], kind)
+    return values.filter(array(mask))
+
+
+def filter_table(data: pa.Table, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> pa.Table:
+    """``data.filter(mask)``, column by column through :func:`filter_rows`."""
+    columns = {name: filter_rows(data.column(name), mask) for name in data.column_names}
+    return table(columns, schema=data.schema)
+
+
 def _chunk_to_numpy(chunk: pa.Array) -> np.ndarray[Any, Any]:
     data = chunk.buffers()[1]
     if pa.types.is_boolean(chunk.type):
@@ -187,4 +236,4 @@ def _chunk_to_numpy(chunk: pa.Array) -> np.ndarray[Any, Any]:
     return np.frombuffer(data, dtype, count=len(chunk), offset=chunk.offset * dtype.itemsize)
 
 
-__all__ = ["array", "table", "to_numpy"]
+__all__ = ["array", "filter_rows", "filter_table", "table", "to_float64", "to_numpy"]

@@ -13,22 +13,12 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import yaml
-from rich.console import Console
-from rich.logging import RichHandler
-from rich.markup import escape
-from rich.progress import (
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
 
 from anonsql import api
 from anonsql.demo import ADULT_QIDS, adult_spec
@@ -53,13 +43,39 @@ from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
 from anonsql.verify import ReleaseStatus
 
-out = Console()
-err = Console(stderr=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# rich is imported on first use: a quiet --json run never prints through it, and importing it
+# costs ~30 ms of a ~1.5 s Adult run
+@cache
+def out() -> Console:
+    """The console on stdout."""
+    from rich.console import Console
+
+    return Console()
+
+
+@cache
+def err() -> Console:
+    """The console on stderr (progress, errors, logs)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _table(title: str, **options: Any) -> Table:
+    from rich.table import Table
+
+    return Table(title=title, **options)
+
+
 def _progress(message: str) -> None:
-    err.print(f"[dim]anonsql:[/dim] {message}", highlight=False)
+    err().print(f"[dim]anonsql:[/dim] {message}", highlight=False)
 
 
 @contextlib.contextmanager
@@ -70,12 +86,14 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[str], None]]:
     if quiet:
         yield lambda message: None
         return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     with Progress(
         SpinnerColumn(),
         TextColumn("[dim]anonsql:[/dim] {task.description}"),
         TextColumn("[cyan]step {task.completed:.0f}[/cyan]"),
         TimeElapsedColumn(),
-        console=err,
+        console=err(),
         transient=True,
     ) as bar:
         task = bar.add_task("starting", total=None)
@@ -101,10 +119,26 @@ class _RedactValues(logging.Filter):
         return True
 
 
+class _RichOnFirstRecord(logging.Handler):
+    """rich's log handler, made when the first record arrives (most runs log nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.addFilter(_RedactValues())
+        self._rich: logging.Handler | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._rich is None:
+            from rich.logging import RichHandler
+
+            rich = RichHandler(console=err(), show_path=False, markup=False, rich_tracebacks=False)
+            rich.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+            self._rich = rich
+        self._rich.emit(record)
+
+
 def _configure_logging(level: str) -> None:
-    handler = RichHandler(console=err, show_path=False, markup=False, rich_tracebacks=False)
-    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-    handler.addFilter(_RedactValues())
+    handler = _RichOnFirstRecord()
     root = logging.getLogger("anonsql")
     root.handlers = [handler]
     root.setLevel(level.upper())
@@ -117,7 +151,9 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except AnonsqlError as exc:
-            err.print(
+            from rich.markup import escape
+
+            err().print(
                 f"[bold red]error:[/bold red] {escape(str(exc))}",
                 highlight=False,
                 markup=True,
@@ -125,14 +161,14 @@ def handle_errors(func: F) -> F:
             )
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
-            err.print("interrupted; nothing was published")
+            err().print("interrupted; nothing was published")
             sys.exit(130)
         except click.exceptions.Exit:
             raise
         except Exception as exc:  # a bug: say so, without a traceback or the exception's text
             if os.environ.get("ANONSQL_DEBUG"):
                 raise
-            err.print(
+            err().print(
                 f"[bold red]internal error:[/bold red] {type(exc).__name__} (a bug in anonsql; "
                 "nothing was published). Run with ANONSQL_DEBUG=1 for the traceback",
                 highlight=False,
@@ -249,7 +285,7 @@ def run(
     else:
         print_result(result)
         if report_path is not None:
-            out.print(f"report: {report_path}")
+            out().print(f"report: {report_path}")
 
 
 def parse_model(text: str) -> dict[str, Any]:
@@ -402,12 +438,12 @@ def metrics(
             if as_json:
                 emit_json(dict(measured.rows()))
                 return
-            table = Table(title=f"identity-reserved measures of {relation}")
+            table = _table(f"identity-reserved measures of {relation}")
             table.add_column("metric")
             table.add_column("value", justify="right")
             for name, value in measured.rows():
                 table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
-            out.print(table)
+            out().print(table)
         elif query_accuracy:
             accuracy = api.query_accuracy(
                 engine,
@@ -575,7 +611,7 @@ def report(
         engine, relation = open_release(stack, "report", spec, database, engine_name, output)
         name = relation if isinstance(relation, TableName) else parse_relation(relation, "--output")
         written = api.write_report(engine, name, path or Path(f"{name.name}.html"))
-    out.print(f"wrote {written}")
+    out().print(f"wrote {written}")
 
 
 @main.command()
@@ -597,7 +633,7 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
         raise SpecError("cleanup", "missing arguments", "give SPEC, or --database")
     with engine:
         removed = api.cleanup(engine)
-    out.print(f"removed {len(removed)} working schemas of runs that no longer run")
+    out().print(f"removed {len(removed)} working schemas of runs that no longer run")
 
 
 @main.command()
@@ -652,7 +688,7 @@ def init(
     else:
         path.write_text(found.yaml, encoding="utf-8")
         qids = [s.column for s in found.suggestions if s.role == "quasi_identifier"]
-        out.print(
+        out().print(
             f"wrote {path}: {len(found.suggestions)} columns, quasi-identifiers: "
             f"{', '.join(qids) or 'none'}. Check the roles, then: anonsql run {path}",
             highlight=False,
@@ -680,7 +716,7 @@ def demo(database: str, k: int) -> None:
         show_sample(engine, result, [*ADULT_QIDS, "class"])
         if database != ":memory:":
             query = "SELECT age, sex, count(*) AS people FROM anon.adult GROUP BY ALL"
-            out.print(
+            out().print(
                 f'\nQuery it: python -c "import duckdb; '
                 f"duckdb.connect('{database}').sql('{query}').show()\""
             )
@@ -713,14 +749,14 @@ def sample(name: str, database: str, table: str | None, schema: str) -> None:
         with api.connect_database("duckdb", database) as engine:
             counts = load_sample_tables(engine, name, schema)
         for loaded, rows in counts.items():
-            out.print(f"loaded {rows} rows into {TableName(loaded, schema)} in {database}")
+            out().print(f"loaded {rows} rows into {TableName(loaded, schema)} in {database}")
         return
     target = (
         parse_relation(table, "--table") if table else TableName(name.replace("-", "_"), schema)
     )
     with api.connect_database("duckdb", database) as engine:
         rows = load_sample(engine, name, target)
-    out.print(f"loaded {rows} rows into {target} in {database}")
+    out().print(f"loaded {rows} rows into {target} in {database}")
 
 
 def open_release(
@@ -744,7 +780,7 @@ def open_release(
 
 
 def print_plan(found: Plan) -> None:
-    table = Table(title="anonsql run --dry-run: nothing was written", show_header=False)
+    table = _table("anonsql run --dry-run: nothing was written", show_header=False)
     rows = [
         ("source", f"{found.source} ({found.rows} rows)"),
         ("models", ", ".join(found.models)),
@@ -758,14 +794,14 @@ def print_plan(found: Plan) -> None:
     ]
     for label, value in rows:
         table.add_row(label, value)
-    out.print(table)
-    out.print(f"\n-- the {len(found.statements)} statements validation ran (values redacted):")
+    out().print(table)
+    out().print(f"\n-- the {len(found.statements)} statements validation ran (values redacted):")
     for statement in found.statements:
-        out.print(statement + ";", highlight=False, markup=False, soft_wrap=True)
+        out().print(statement + ";", highlight=False, markup=False, soft_wrap=True)
 
 
 def print_status(found: ReleaseStatus) -> None:
-    table = Table(title=f"status of {found.output}", show_header=False)
+    table = _table(f"status of {found.output}", show_header=False)
     rows = [
         ("stale", "YES: the source changed since it was certified" if found.stale else "no"),
         ("materialized as", found.materialize),
@@ -777,55 +813,55 @@ def print_status(found: ReleaseStatus) -> None:
     ]
     for label, value in rows:
         table.add_row(label, value)
-    out.print(table)
+    out().print(table)
 
 
 def print_result(result: RunResult) -> None:
-    table = Table(title=f"anonsql published {result.certificate['output']}", show_header=False)
+    table = _table(f"anonsql published {result.certificate['output']}", show_header=False)
     for label, value in result.summary():
         table.add_row(label, value)
-    out.print(table)
+    out().print(table)
 
 
 def show_sample(engine: Engine, result: RunResult, columns: list[str]) -> None:
     sample = engine.query_arrow("demo/sample", relation=result.names.main, columns=columns, limit=5)
-    table = Table(title="first rows of the anonymized view (quasi-identifiers and class)")
+    table = _table("first rows of the anonymized view (quasi-identifiers and class)")
     for name in sample.column_names:
         table.add_column(name)
     for row in sample.to_pylist():
         table.add_row(*(str(v) for v in row.values()))
-    out.print(table)
+    out().print(table)
 
 
 def print_check(result: CheckResult) -> None:
-    table = Table(title=f"privacy check of {result.relation}")
+    table = _table(f"privacy check of {result.relation}")
     table.add_column("model")
     table.add_column("violations", justify="right")
     for model, count in result.violations.items():
         table.add_row(model, str(count))
-    out.print(table)
-    out.print("holds" if result.holds else "VIOLATED")
+    out().print(table)
+    out().print("holds" if result.holds else "VIOLATED")
 
 
 def print_metrics(values: list[MetricValue]) -> None:
-    table = Table(title="metrics")
+    table = _table("metrics")
     table.add_column("metric")
     table.add_column("attribute")
     table.add_column("value", justify="right")
     for m in values:
         table.add_row(m.name, m.attribute or "", f"{m.value:.4f}")
-    out.print(table)
+    out().print(table)
 
 
 def print_risk(relation: str, report: RiskReport) -> None:
-    table = Table(title=f"re-identification risk of {relation}")
+    table = _table(f"re-identification risk of {relation}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for name, value in report.figures().items():
         table.add_row(name, f"{value:.6g}")
-    out.print(table)
+    out().print(table)
     source = "the population table" if report.journalist_source == "population" else "the sample"
-    out.print(
+    out().print(
         f"journalist risk from {source}; records at risk: individual risk above "
         f"{report.threshold:g}",
         highlight=False,
@@ -834,15 +870,15 @@ def print_risk(relation: str, report: RiskReport) -> None:
 
 def print_query_accuracy(result: QueryAccuracy) -> None:
     w = result.workload
-    table = Table(title=f"query accuracy of {result.output}")
+    table = _table(f"query accuracy of {result.output}")
     table.add_column("dimensions")
     table.add_column("queries", justify="right")
     table.add_column("mean KL(actual || estimate)", justify="right")
     for i, value in result.mean_by_dimension.items():
         table.add_row(str(i), str(len(w.combinations[i]) * len(w.sa_values)), f"{value:.4f}")
     table.add_row("all", str(len(result.queries)), f"{result.mean:.4f}")
-    out.print(table)
-    out.print(
+    out().print(table)
+    out().print(
         f"workload: seed {w.seed}, {len(w.sa_values)} values of {w.sa_column!r}, "
         f"{w.bins} bins per numeric attribute; {result.statements} statements, "
         f"{result.seconds:.2f} s",

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import yaml
 from helpers import people_spec, work_schemas
 from pg_server import PostgresServer
@@ -86,6 +87,15 @@ def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
     with _pg(pg_server, pg_database) as engine:
         engine.execute(BIG_PEOPLE.format(rows="generate_series(0, 299999) AS t(i)"))
     spec = write_spec(tmp_path, engine="postgres", database=pg_database)
+    # a release to replace: the live run below waits at publish for an analyst reading it, so
+    # it is still running however fast its rounds are
+    first = subprocess.run(
+        [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
     killed = start_run(spec)
     killed.send_signal(signal.SIGKILL)
     killed.communicate(timeout=60)
@@ -93,19 +103,24 @@ def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
     with _pg(pg_server, pg_database) as engine:
         dead = {r[0] for r in work_schemas(engine)}
         assert len(dead) == 1  # what kill -9 leaves
-    live = start_run(spec)
-    try:
-        with _pg(pg_server, pg_database) as engine:
-            running = {r[0] for r in work_schemas(engine)}
-            # the live run removed the dead run's schema when it started, and its own stays
-            assert len(running) == 1 and not running & dead
-            assert api.cleanup(engine) == []  # a live run's schema is never removed
-            assert {r[0] for r in work_schemas(engine)} == running
-        _, err = live.communicate(timeout=600)
-        assert live.returncode == 0, err
-    finally:
-        if live.poll() is None:
-            live.kill()
+    with psycopg.connect(pg_database) as analyst:
+        # a read in an open transaction: the live run's publish cannot drop the view until it ends
+        analyst.execute("SELECT * FROM anon.people LIMIT 1").fetchall()
+        live = start_run(spec)
+        try:
+            with _pg(pg_server, pg_database) as engine:
+                running = {r[0] for r in work_schemas(engine)}
+                # the live run removed the dead run's schema when it started, and its own stays
+                assert len(running) == 1 and not running & dead
+                assert api.cleanup(engine) == []  # a live run's schema is never removed
+                assert {r[0] for r in work_schemas(engine)} == running
+            assert live.poll() is None, "the live run ended before the checks"
+            analyst.rollback()
+            _, err = live.communicate(timeout=600)
+            assert live.returncode == 0, err
+        finally:
+            if live.poll() is None:
+                live.kill()
     with _pg(pg_server, pg_database) as engine:
         assert work_schemas(engine) == []
         assert api.check_output(engine, "anon.people").holds

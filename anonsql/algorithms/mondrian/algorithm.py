@@ -43,7 +43,6 @@ from typing import Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
 from anonsql import arrow
@@ -334,12 +333,7 @@ class _MondrianRun:
             hi = stats.column(f"max{d.index}")
             if d.is_numeric:
                 if d.span > 0:
-                    widths[:, d.index] = (
-                        arrow.to_numpy(
-                            pc.subtract(pc.cast(hi, pa.float64()), pc.cast(lo, pa.float64()))
-                        )
-                        / d.span
-                    )
+                    widths[:, d.index] = (arrow.to_float64(hi) - arrow.to_float64(lo)) / d.span
                 params[d.index] = stats.column(f"med{d.index}").combine_chunks()
             else:
                 arrays = self.arrays[d.index]
@@ -378,10 +372,9 @@ class _MondrianRun:
     ) -> Rows | None:
         rows = splittable.any(axis=1)
         columns: dict[str, pa.Array] = {"pid": arrow.array(pid[rows], pa.int64())}
-        mask = arrow.array(rows)
         for d in self.dims:
             columns[f"t{d.index}"] = arrow.array(splittable[rows, d.index])
-            columns[f"p{d.index}"] = params[d.index].filter(mask)
+            columns[f"p{d.index}"] = arrow.filter_rows(params[d.index], rows)
         working = self.working
         working.set_state(arrow.table(columns))
         budget = self.budget - self.suppressed_rows
@@ -420,7 +413,7 @@ class _MondrianRun:
         if not final.any():
             return
         table = parts_table(
-            stats.filter(arrow.array(final)), self.dims, self.arrays, suppressed[final]
+            arrow.filter_table(stats, final), self.dims, self.arrays, suppressed[final]
         )
         self.partitions += int((~suppressed[final]).sum())
         self.suppressed_parts += int(suppressed[final].sum())

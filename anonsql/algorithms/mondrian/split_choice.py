@@ -75,7 +75,7 @@ def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
         kind = np.float64 if d.is_numeric else np.int64
         for side in ("lo", "hi"):
             name = f"{side}{d.index}"
-            columns[name] = arrow.to_numpy(table.column(name).cast(pa.float64())).astype(kind)
+            columns[name] = arrow.to_float64(table.column(name)).astype(kind)
     return Rows(columns)
 
 
