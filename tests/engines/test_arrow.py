@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -124,3 +125,62 @@ def test_to_numpy_reads_what_pyarrow_reads(
     if len(column.chunks) == 1:
         single = column.chunk(0)
         np.testing.assert_array_equal(arrow.to_numpy(single), single.to_numpy(zero_copy_only=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-(2**54), 2**54) | st.sampled_from([2**53, -(2**53), 2**53 + 1]))
+    | st.lists(st.integers(-(2**63), 2**63 - 1), max_size=8),
+    st.sampled_from([pa.float64(), pa.float32(), pa.int32(), pa.int64(), pa.uint32()]),
+)
+def test_integers_near_exactness_limits_convert_as_pyarrow_does(
+    ints: list[int], kind: pa.DataType
+) -> None:
+    # integers of more than 53 bits to float64, or out of an integer type's range, take
+    # pyarrow's own (erroring) cast; the rest convert exactly in numpy
+    _same(np.array(ints, np.int64), kind)
+    _same(ints, kind)
+
+
+numeric_columns = st.sampled_from(["int8", "int64", "uint16", "float32", "float64"]).flatmap(
+    lambda dtype: st.tuples(
+        st.just(dtype),
+        st.lists(st.integers(-100, 100), max_size=20),
+        st.integers(1, 3),
+        st.booleans(),
+    )
+)
+
+
+def _column(dtype: str, ints: list[int], chunks: int, with_null: bool) -> pa.ChunkedArray:
+    kind = pa.from_numpy_dtype(np.dtype(dtype))
+    arrays = [pa.array(np.array(ints).astype(dtype), kind) for _ in range(chunks)]
+    if with_null and ints:
+        arrays[0] = pa.array([*arrays[0].to_pylist()[:-1], None], kind)
+    return pa.chunked_array(arrays, kind)
+
+
+@settings(max_examples=200, deadline=None)
+@given(numeric_columns, st.data())
+def test_float64_and_filters_are_pyarrow_compute(
+    column_args: tuple[str, list[int], int, bool], data: st.DataObject
+) -> None:
+    import pyarrow.compute as pc
+
+    column = _column(*column_args)
+    expected = pc.cast(column, pa.float64()).to_numpy()
+    np.testing.assert_array_equal(arrow.to_float64(column), expected)
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=len(column), max_size=len(column))))
+    mask = mask.astype(bool)
+    filtered = arrow.filter_rows(column, mask)
+    assert filtered.type == column.type
+    assert filtered.to_pylist() == column.filter(pa.array(mask, pa.bool_())).to_pylist()
+    table = pa.table({"a": column, "b": pa.array([str(i) for i in range(len(column))])})
+    expected_table = table.filter(pa.array(mask, pa.bool_()))
+    assert arrow.filter_table(table, mask).equals(expected_table)
+    # decimals (and nulls) go through Arrow's own conversion
+    decimals = pa.array([Decimal("1.5"), Decimal("-2.1"), None], pa.decimal128(5, 1))
+    np.testing.assert_array_equal(
+        arrow.to_float64(decimals),
+        pc.cast(decimals, pa.float64()).to_numpy(zero_copy_only=False),
+    )
