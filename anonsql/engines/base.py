@@ -296,6 +296,22 @@ class Engine(ABC):
             if not self.schema_exists(schema):
                 raise
 
+    # -- a run's working schema ----------------------------------------------------------------
+    def create_work_schema(self, schema: str) -> None:
+        """Create a run's working schema (its tables hold the rows' coded values)."""
+        self.create_schema(schema)
+
+    def drop_work_schema(self, schema: str) -> None:
+        """Drop a run's working schema and every table of it."""
+        self.run("drop_schema", schema=schema)
+
+    def transaction_work(self, work: TableName) -> tuple[TableName, str]:
+        """Where the working table ``work`` goes when it is written inside the publish
+        transaction, and the ``working_table`` prefix its CREATE takes: here, where it is
+        named. (DuckDB keeps working tables in a database of their own, which a transaction
+        that writes the release cannot also write.)"""
+        return work, str(self.sql.defaults["working_table"])
+
     def schema_exists(self, schema: str) -> bool:
         return int(self.query("schema_exists", schema=schema)[0][0]) > 0
 

@@ -56,6 +56,9 @@ class DuckDBEngine(Engine):
         self.con = connection
         #: Arrow tables registered by :meth:`scratch`, per working schema (so per run).
         self._scratch: dict[str, set[str]] = {}
+        #: Working schemas of live runs, each an in-memory database (:meth:`create_work_schema`),
+        #: with the temporary tables written for it inside a transaction.
+        self._work: dict[str, set[str]] = {}
         if self._owns_connection:
             # DuckDB's own progress bar writes to stdout during long statements, which would
             # corrupt `anonsql run --json`; anonsql reports progress itself
@@ -131,12 +134,41 @@ class DuckDBEngine(Engine):
                     self.con.unregister(view_name)
         super().release_run(run_id)
 
+    # A run's working schema is an in-memory database attached under the schema's name, so
+    # "schema"."table" names its tables unchanged. Its tables (the rows' coded values) are never
+    # written to the database file: a CREATE TABLE AS of 1e6 rows takes 0.19 s there against
+    # 0.50 s in the file; past memory_limit they spill to temp_directory like any other data;
+    # and a killed run leaves nothing behind. A transaction may write to one database only, so
+    # what the publish transaction writes for the run goes to temporary tables.
+    def create_work_schema(self, schema: str) -> None:
+        self.run("duckdb/attach_memory", name=schema)
+        self._work[schema] = set()
+
+    def drop_work_schema(self, schema: str) -> None:
+        if schema not in self._work:
+            super().drop_work_schema(schema)  # a schema a killed run of an older version left
+            return
+        for name in self._work.pop(schema):
+            self.drop(TableName(name, "temp"))
+        self.run("duckdb/detach", name=schema)
+
+    def transaction_work(self, work: TableName) -> tuple[TableName, str]:
+        if work.schema not in self._work:
+            return super().transaction_work(work)
+        name = f"{work.schema}__{work.name}"
+        self._work[work.schema].add(name)
+        return TableName(name, "temp"), "TEMP "
+
+    def schema_exists(self, schema: str) -> bool:
+        return schema in self._work or super().schema_exists(schema)
+
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
-        rows = self.query(
-            "catalog_columns",
-            schema=relation.schema or self.current_schema(),
-            name=relation.name,
-        )
+        schema = relation.schema or self.current_schema()
+        if schema in self._work or schema == "temp":
+            # a database of its own: its tables are in its default schema
+            rows = self.query("duckdb/catalog_columns_in", catalog=schema, name=relation.name)
+        else:
+            rows = self.query("catalog_columns", schema=schema, name=relation.name)
         if not rows:
             return None
         return [ColumnInfo.of(r[0], str(r[1]), self.dialect) for r in rows]

@@ -44,7 +44,7 @@ def prepared(resolved: Resolved, hierarchies: Hierarchies, engine: Engine) -> It
         yield prepare(resolved, hierarchies, engine, run_id)
     finally:
         with contextlib.suppress(Exception):
-            engine.run("drop_schema", schema=work_schema(run_id))
+            engine.drop_work_schema(work_schema(run_id))
         with contextlib.suppress(Exception):
             engine.release_run(run_id)
 
@@ -67,7 +67,7 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
         suppression_limit=resolved.spec.suppression_limit,
         functional_dependencies=resolved.functional_dependencies,
     )
-    engine.create_schema(workspace.schema)
+    engine.create_work_schema(workspace.schema)
     leaves = materialize_dimensions(engine, workspace, dims)
     engine.load_arrow(workspace.work("ancestors"), ancestors_table(dims))
     if resolved.person is not None:

@@ -1,6 +1,7 @@
-"""A run killed hard (SIGKILL) leaves its working schema behind, holding every row's coded
-values: the next run, or `anonsql cleanup`, removes it, and never the schema of a run that is
-still running (PostgreSQL: another session's live run)."""
+"""A run killed hard (SIGKILL) must not leave its working tables (every row's coded values)
+where they outlive it: on PostgreSQL the next run, or `anonsql cleanup`, removes its working
+schema, and never the schema of a run that is still running (another session's live run);
+DuckDB keeps them in an in-memory database, so the file never holds them."""
 
 from __future__ import annotations
 
@@ -50,22 +51,25 @@ def write_spec(tmp_path: Path, **changes: Any) -> Path:
     return path
 
 
-def test_killed_run_on_duckdb_is_cleaned_by_the_next(tmp_path: Path) -> None:
+def test_killed_run_on_duckdb_leaves_nothing_in_the_file(tmp_path: Path) -> None:
+    """DuckDB keeps a run's working tables in an in-memory database: a killed run leaves none
+    of its coded rows in the file. A working schema an older version left in the file is
+    removed by the next run."""
     db = tmp_path / "big.duckdb"
     with DuckDBEngine(db) as engine:
         engine.execute(BIG_PEOPLE.format(rows="range(300000) t(i)").replace("ARRAY", ""))
+        engine.execute('CREATE SCHEMA "anonsql_work_0123456789ab"')
+        engine.execute('CREATE TABLE "anonsql_work_0123456789ab"."rows" AS SELECT 1 AS q0')
     spec = write_spec(tmp_path, database=db.name)
     proc = start_run(spec)
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)
     with DuckDBEngine(db) as engine:
-        left = work_schemas(engine)
-        assert len(left) == 1  # what kill -9 leaves
-        assert api.cleanup(engine) == [left[0][0]]
+        # the killed run started by removing the older schema, and left none of its own
         assert work_schemas(engine) == []
-    proc = start_run(spec)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=60)
+        assert api.cleanup(engine) == []
+        tables = engine.fetchall("SELECT table_schema, table_name FROM information_schema.tables")
+        assert {s for s, _ in tables} == {"main"}, tables
     done = subprocess.run(
         [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec)],
         capture_output=True,
@@ -75,6 +79,7 @@ def test_killed_run_on_duckdb_is_cleaned_by_the_next(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     with DuckDBEngine(db) as engine:
         assert work_schemas(engine) == []
+        assert api.check_output(engine, "anon.people").holds
 
 
 def _pg(server: PostgresServer, dsn: str) -> Engine:

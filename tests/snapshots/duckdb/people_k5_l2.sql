@@ -54,7 +54,7 @@ FROM determines;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
 ORDER BY schema_name;
-CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
+ATTACH ':memory:' AS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
@@ -190,7 +190,7 @@ WHERE distinct_values < 2) AS v
     )
 )
 SELECT * FROM "stage_1";
-CREATE TABLE "anonsql_work_RUN"."refined" AS
+CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
 FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
@@ -201,7 +201,7 @@ SELECT
   "income",
   CAST(SUM(n) AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anonsql_work_RUN"."refined"
+FROM "temp"."anonsql_work_RUN__refined"
 GROUP BY "age", "city", "income";
 SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
 SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
@@ -271,7 +271,7 @@ WITH
 ),
 refined AS (
   SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."disease"
 )
 SELECT
@@ -319,7 +319,7 @@ WITH
 ),
 refined AS (
   SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 )
 SELECT
@@ -345,4 +345,5 @@ SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "diseas
 FROM "anon_private"."people__source" AS r;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
-DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
+DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
+DETACH DATABASE IF EXISTS "anonsql_work_RUN";

@@ -17,7 +17,7 @@ FROM "main"."visits" AS src;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
 ORDER BY schema_name;
-CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
+ATTACH ':memory:' AS "anonsql_work_RUN";
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
@@ -1024,4 +1024,4 @@ SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "
 FROM "anon_private"."visits__source" AS r;
 CREATE TABLE "anon"."visits__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
-DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
+DETACH DATABASE IF EXISTS "anonsql_work_RUN";
