@@ -229,9 +229,12 @@ class MemoryWorkingSet(WorkingSet):
         self.done.append(self._keep(rows))
         self._retain(self._outside(rows))
 
-    def _outside(self, window: slice) -> IntArray:
-        """The rows before and after a window's rows, in order."""
+    def _outside(self, window: slice) -> slice | IntArray:
+        """The rows before and after a window's rows, in order (a slice, so a view rather than a
+        copy, when the window starts at the first row, as the lowest pending partition's does)."""
         count = self.pid.shape[0]
+        if window.start == 0:
+            return slice(window.stop, count)
         before = np.arange(window.start, dtype=np.int64)
         after = np.arange(window.stop, count, dtype=np.int64)
         rows: IntArray = np.concatenate([before, after])
@@ -275,7 +278,7 @@ class MemoryWorkingSet(WorkingSet):
         self.pid = np.concatenate([rest_pid, new_pid[order]])
         self.columns = {name: np.concatenate([rest[name], moved[name]]) for name in self.columns}
 
-    def _retain(self, rows: IntArray) -> None:
+    def _retain(self, rows: slice | IntArray) -> None:
         self.pid, self.columns = self._keep(rows)
 
     def finished(self) -> pa.Table:
@@ -321,6 +324,9 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     (``PERCENTILE_DISC(0.5)``; ``mondrian/stats.sql`` with weights)."""
     if values.shape[0] == 0:
         return values[:0]
+    counted = _median_by_counts(values, weights, group, totals)
+    if counted is not None:
+        return counted
     combined = col.combined_key([group, values])
     order = np.lexsort((values, group)) if combined is None else np.argsort(combined)
     sorted_group = group[order]
@@ -332,6 +338,33 @@ def _median(values: Column, weights: IntArray, group: IntArray, totals: IntArray
     # reached is False then True within each group (cumulative weights only grow)
     not_yet = np.add.reduceat((~reached).astype(np.int64), starts)
     result: Column = values[order][starts + not_yet]
+    return result
+
+
+#: Cells of the (group, value) weight table :func:`_median_by_counts` may use per row.
+_CELLS_PER_ROW = 4
+
+
+def _median_by_counts(
+    values: Column, weights: IntArray, group: IntArray, totals: IntArray
+) -> Column | None:
+    """:func:`_median` without a sort, for integer values of a narrow range (ages, years,
+    small codes): each group's weights per value (``bincount``), accumulated along the values;
+    the median is the first value where twice the running weight reaches the group's total.
+    None when the (group, value) table would exceed a few cells per row."""
+    if values.dtype.kind not in "iu" or values.dtype == np.uint64:
+        return None
+    low = int(values.min())
+    width = int(values.max()) - low + 1
+    groups = int(totals.shape[0])
+    if groups * width > _CELLS_PER_ROW * values.shape[0] + 1024:
+        return None
+    cell = group * width + (values.astype(np.int64) - low)
+    table = np.bincount(cell, weights=weights, minlength=groups * width).reshape(groups, width)
+    # weights are integers far below 2^53: the float sums are exact
+    running = np.cumsum(table, axis=1)
+    reached = 2 * running >= totals[:, None]
+    result: Column = (np.argmax(reached, axis=1) + low).astype(values.dtype)
     return result
 
 

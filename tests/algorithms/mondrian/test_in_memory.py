@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from anonsql import api
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.mondrian import in_memory
 from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, WorkingSet
 from anonsql.demo import adult_spec
@@ -321,3 +322,41 @@ def test_weights_and_ones_give_one_median() -> None:
     )
     assert rows_stats.to_pylist() == vector_stats.to_pylist()
     assert rows_stats.column("med0")[0].as_py() == int(np.sort(values)[99])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(-3, 40) | st.just(10**6), st.integers(1, 9)),
+        min_size=1,
+        max_size=60,
+    ),
+    st.sampled_from(["int64", "int32", "float64"]),
+)
+def test_medians_by_counts_and_by_sorting_agree(
+    rows: list[tuple[int, int, int]], dtype: str
+) -> None:
+    """The weighted median by per-group weight counts (narrow integer ranges) is the one of
+    the sorted rows, and wide ranges or floats take the sort."""
+    rows = sorted(rows, key=lambda r: r[0])  # rows come sorted by partition
+    raw = np.array([r[0] for r in rows], np.int64)
+    group = np.unique(raw, return_inverse=True)[1].astype(np.int64)
+    values = np.array([r[1] for r in rows]).astype(dtype)
+    weights = np.array([r[2] for r in rows], np.int64)
+    totals = np.bincount(group, weights=weights).astype(np.int64)
+    expected = []
+    for g in range(totals.shape[0]):
+        mine = sorted(zip(values[group == g].tolist(), weights[group == g].tolist(), strict=True))
+        running = 0
+        for value, weight in mine:
+            running += weight
+            if 2 * running >= totals[g]:
+                expected.append(value)
+                break
+    counted = in_memory._median_by_counts(values, weights, group, totals)
+    wide = int(values.max() - values.min()) + 1 > 4 * len(rows) + 1024
+    if dtype == "float64" or wide:
+        assert counted is None
+    else:
+        assert counted is not None and counted.tolist() == expected
+    assert in_memory._median(values, weights, group, totals).tolist() == expected
