@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,14 +164,19 @@ class DuckDBEngine(Engine):
         return schema in self._work or super().schema_exists(schema)
 
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
-        schema = relation.schema or self.current_schema()
-        if schema in self._work or schema == "temp":
-            # a database of its own: its tables are in its default schema
-            rows = self.query("duckdb/catalog_columns_in", catalog=schema, name=relation.name)
-        else:
-            rows = self.query("catalog_columns", schema=schema, name=relation.name)
-        if not rows:
-            return None
+        # DESCRIBE resolves the name as every statement does (a working schema's in-memory
+        # database, temporary tables, the search path) and gives information_schema's type
+        # names; it takes ~1 ms where a process's first information_schema query takes ~25
+        sql = self.sql.render("duckdb/describe", relation=relation)
+        start = self._timed(sql)
+        try:
+            rows = self.con.execute(sql).fetchall()
+        except duckdb.CatalogException:
+            return None  # no such relation (or schema)
+        except (duckdb.Error, RuntimeError) as err:
+            raise self._wrap(err) from err
+        finally:
+            self.stats.seconds += time.perf_counter() - start
         return [ColumnInfo.of(r[0], str(r[1]), self.dialect) for r in rows]
 
     def current_schema(self) -> str:

@@ -1,7 +1,4 @@
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'main' AND table_name = 'people'
-ORDER BY ordinal_position;
+DESCRIBE "main"."people";
 SELECT
   COUNT(*) AS "rows"
   , COUNT(*) - COUNT("age") AS "nulls0"
@@ -1214,10 +1211,7 @@ JOIN "given2" AS "g2"
 LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city'
   AND "h1".label = CAST(r."city" AS VARCHAR);
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anon_private' AND table_name = 'people__source'
-ORDER BY ordinal_position;
+DESCRIBE "anon_private"."people__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "disease", "note") % 1000000007), 0) AS checksum
 FROM "anon_private"."people__source" AS r;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";

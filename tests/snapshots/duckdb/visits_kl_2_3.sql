@@ -1,7 +1,4 @@
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'main' AND table_name = 'visits'
-ORDER BY ordinal_position;
+DESCRIBE "main"."visits";
 SELECT
   COUNT(*) AS "rows"
   , COUNT(*) - COUNT("age") AS "nulls0"
@@ -1016,10 +1013,7 @@ SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n
 ORDER BY n;
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'anon_private' AND table_name = 'visits__source'
-ORDER BY ordinal_position;
+DESCRIBE "anon_private"."visits__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "disease") % 1000000007), 0) AS checksum
 FROM "anon_private"."visits__source" AS r;
 CREATE TABLE "anon"."visits__certificate" AS SELECT * FROM "__anonsql_arrow_N";

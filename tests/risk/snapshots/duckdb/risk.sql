@@ -6,10 +6,7 @@ SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n
 ORDER BY n;
-SELECT column_name, data_type
-FROM information_schema.columns
-WHERE table_schema = 'main' AND table_name = 'population'
-ORDER BY ordinal_position;
+DESCRIBE "main"."population";
 WITH stacked AS (
   SELECT "zip ""code""" AS "q0", "age" AS "q1", 1 AS in_sample, CAST(0 AS DOUBLE) AS in_population
   FROM "main"."sample" AS r
