@@ -23,8 +23,8 @@ def parts_table(
 ) -> pa.Table:
     """Rows of the parts table for the partitions in ``stats`` (``suppressed`` flags them)."""
     columns: dict[str, pa.Array] = {
-        "pid": arrow.array(arrow.to_numpy(stats.column("pid")).astype(np.int64), pa.int64()),
-        "n": arrow.array(arrow.to_numpy(stats.column("n")).astype(np.int64), pa.int64()),
+        "pid": arrow.array(arrow.to_numpy(stats.column("pid")), pa.int64()),
+        "n": arrow.array(arrow.to_numpy(stats.column("n")), pa.int64()),
         "suppressed": arrow.array(suppressed),
     }
     for d in dims:

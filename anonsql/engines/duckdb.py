@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,16 +166,12 @@ class DuckDBEngine(Engine):
         # DESCRIBE resolves the name as every statement does (a working schema's in-memory
         # database, temporary tables, the search path) and gives information_schema's type
         # names; it takes ~1 ms where a process's first information_schema query takes ~25
-        sql = self.sql.render("duckdb/describe", relation=relation)
-        start = self._timed(sql)
         try:
-            rows = self.con.execute(sql).fetchall()
-        except duckdb.CatalogException:
-            return None  # no such relation (or schema)
-        except (duckdb.Error, RuntimeError) as err:
-            raise self._wrap(err) from err
-        finally:
-            self.stats.seconds += time.perf_counter() - start
+            rows = self.query("duckdb/describe", relation=relation)
+        except EngineError as err:
+            if isinstance(err.__cause__, duckdb.CatalogException):
+                return None  # no such relation (or schema)
+            raise
         return [ColumnInfo.of(r[0], str(r[1]), self.dialect) for r in rows]
 
     def current_schema(self) -> str:

@@ -38,7 +38,11 @@ def _same(values: Any, kind: pa.DataType | None) -> None:
         return
     got = arrow.array(values, kind)
     assert got.type == expected.type
-    assert got.equals(expected), (got, expected)
+    # Arrow's equals never holds for NaN: compare the values' reprs then (nan, -0.0 and None kept)
+    assert got.equals(expected) or repr(got.to_pylist()) == repr(expected.to_pylist()), (
+        got,
+        expected,
+    )
     assert got.null_count == expected.null_count
 
 

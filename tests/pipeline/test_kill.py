@@ -43,6 +43,16 @@ def start_run(spec_path: Path, *, wait_for: str = "round 2:") -> subprocess.Pope
     return proc
 
 
+def run_to_the_end(spec_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def write_spec(tmp_path: Path, **changes: Any) -> Path:
     spec = people_spec(tmp_path, k=5)
     spec.update(changes)
@@ -70,13 +80,7 @@ def test_killed_run_on_duckdb_leaves_nothing_in_the_file(tmp_path: Path) -> None
         assert api.cleanup(engine) == []
         tables = engine.fetchall("SELECT table_schema, table_name FROM information_schema.tables")
         assert {s for s, _ in tables} == {"main"}, tables
-    done = subprocess.run(
-        [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    run_to_the_end(spec)
     with DuckDBEngine(db) as engine:
         assert work_schemas(engine) == []
         assert api.check_output(engine, "anon.people").holds
@@ -94,13 +98,7 @@ def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
     spec = write_spec(tmp_path, engine="postgres", database=pg_database)
     # a release to replace: the live run below waits at publish for an analyst reading it, so
     # it is still running however fast its rounds are
-    first = subprocess.run(
-        [sys.executable, "-m", "anonsql", "run", "--quiet", str(spec)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert first.returncode == 0, first.stderr
+    run_to_the_end(spec)
     killed = start_run(spec)
     killed.send_signal(signal.SIGKILL)
     killed.communicate(timeout=60)

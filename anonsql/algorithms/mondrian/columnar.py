@@ -74,44 +74,33 @@ def groups_in_order(key: IntArray) -> tuple[IntArray, IntArray]:
     return rank[inverse.reshape(-1)], index[order].astype(np.int64)
 
 
-def combined_key(keys: Sequence[Column]) -> IntArray | None:
+def combined_key(keys: Sequence[Column], *, span: int = (1 << 62) - 1) -> IntArray | None:
     """One int64 key ordering rows as ``keys`` (integer columns, the first key first) do
     lexicographically, or None when a key is not a signed or small integer or the keys' ranges
-    multiply past 2^62 (then :func:`codes` or :func:`order_by` serve)."""
+    multiply past ``span`` (then :func:`codes` or :func:`order_by` serve)."""
     count = keys[0].shape[0]
     combined: IntArray = np.zeros(count, np.int64)
     if count == 0:
         return combined
-    span = 1
+    product = 1
     for key in keys:
-        if not _fits_int64(key):
+        if not fits_int64(key):
             return None
         wide = key.astype(np.int64)
         low = int(wide.min())
         width = int(wide.max()) - low + 1
-        span *= width
-        if span >= 1 << 62:
+        product *= width
+        if product > span:
             return None
         combined = combined * width + (wide - low)
     return combined
 
 
 def small_key(keys: Sequence[IntArray]) -> npt.NDArray[np.uint16] | None:
-    """One uint16 key ordering rows as the integer ``keys`` do lexicographically (the first key
-    first), or None when their ranges multiply past 2^16. Numpy sorts keys this narrow with a
-    stable radix sort, in linear time."""
-    if keys[0].shape[0] == 0:
-        return None
-    combined: IntArray = np.zeros(keys[0].shape[0], np.int64)
-    span = 1
-    for key in keys:
-        low = int(key.min())
-        width = int(key.max()) - low + 1
-        span *= width
-        if span > 1 << 16:
-            return None
-        combined = combined * width + (key - low)
-    return combined.astype(np.uint16)
+    """:func:`combined_key` as uint16, or None when the keys' ranges multiply past 2^16: numpy
+    sorts keys this narrow with a stable radix sort, in linear time."""
+    combined = combined_key(keys, span=1 << 16)
+    return None if combined is None else combined.astype(np.uint16)
 
 
 def lookup(left: tuple[IntArray, ...], right: tuple[IntArray, ...]) -> IntArray:
@@ -142,7 +131,7 @@ def _search_keys(
 ) -> tuple[IntArray, IntArray] | None:
     """int64 keys of the left and right rows that are equal exactly when the rows' keys are, or
     None (then :func:`codes` serves)."""
-    if len(left) == 1 and _fits_int64(left[0]) and _fits_int64(right[0]):
+    if len(left) == 1 and fits_int64(left[0]) and fits_int64(right[0]):
         return left[0].astype(np.int64), right[0].astype(np.int64)  # one key: as it is
     combined = combined_key([np.concatenate([a, b]) for a, b in zip(left, right, strict=True)])
     if combined is None:
@@ -151,7 +140,8 @@ def _search_keys(
     return combined[:n_left], combined[n_left:]
 
 
-def _fits_int64(key: Column) -> bool:
+def fits_int64(key: Column) -> bool:
+    """Whether a column's integers (or booleans) all fit int64 whatever their values."""
     return key.dtype.kind in "iub" and key.dtype != np.uint64
 
 

@@ -352,7 +352,7 @@ def _median_by_counts(
     small codes): each group's weights per value (``bincount``), accumulated along the values;
     the median is the first value where twice the running weight reaches the group's total.
     None when the (group, value) table would exceed a few cells per row."""
-    if values.dtype.kind not in "iu" or values.dtype == np.uint64:
+    if not col.fits_int64(values):
         return None
     low = int(values.min())
     width = int(values.max()) - low + 1
