@@ -14,12 +14,20 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import importlib
 from collections.abc import Iterable, Iterator
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoints, entry_points
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+
+
+@functools.cache
+def _installed_entry_points() -> EntryPoints:
+    """Every installed package's entry points, read once per process: each read walks every
+    installed distribution (~3 ms with dbt installed), and a run consults five registries."""
+    return entry_points()
 
 
 def suggestion(name: str, candidates: Iterable[str]) -> str | None:
@@ -71,7 +79,7 @@ class Registry(Generic[T]):
             return
         self._entry_points_read = True
         assert self.group is not None
-        for point in entry_points(group=self.group):
+        for point in _installed_entry_points().select(group=self.group):
             if point.name not in self._items and point.name not in self._lazy:
                 self._lazy[point.name] = point.value
 

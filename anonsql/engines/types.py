@@ -2,17 +2,17 @@
 
 Each engine reports types in its own words (DuckDB ``HUGEINT``, PostgreSQL ``DOUBLE
 PRECISION``); sqlglot parses them in the engine's dialect into one vocabulary, so the rest of
-anonsql asks "numeric? integer?" without lists of type names.
+anonsql asks "numeric? integer?" without lists of type names. The type names DuckDB's catalog
+reports for its common types are known here in advance (``_DUCKDB``), so a run on DuckDB need not
+import sqlglot; ``tests/engines/test_lexical.py`` holds that table to sqlglot's answers.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-
-import sqlglot
-from sqlglot import exp
 
 
 class TypeClass(str, Enum):
@@ -26,13 +26,44 @@ class TypeClass(str, Enum):
     OTHER = "other"
 
 
-#: sqlglot lists BIT among the integers; DuckDB's BIT is a bit string.
-_NOT_INTEGER = {exp.DataType.Type.BIT}
+#: How DuckDB's ``DESCRIBE`` names its common types, classified as sqlglot classifies them.
+_DUCKDB = {
+    **dict.fromkeys(
+        [
+            *("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"),
+            *("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"),
+        ],
+        TypeClass.INTEGER,
+    ),
+    **dict.fromkeys(["FLOAT", "DOUBLE"], TypeClass.REAL),
+    "VARCHAR": TypeClass.TEXT,
+    **dict.fromkeys(
+        ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_S", "TIMESTAMP_MS"],
+        TypeClass.TEMPORAL,
+    ),
+    "BOOLEAN": TypeClass.BOOLEAN,
+}
+_DUCKDB_DECIMAL = re.compile(r"DECIMAL\(\d+,\d+\)")
 
 
 @cache
 def classify(data_type: str, dialect: str) -> TypeClass:
     """The class of a catalog type name in ``dialect`` (unparseable names are OTHER)."""
+    if dialect == "duckdb":
+        known = _DUCKDB.get(data_type)
+        if known is not None:
+            return known
+        if _DUCKDB_DECIMAL.fullmatch(data_type):
+            return TypeClass.REAL
+    return _classify_with_sqlglot(data_type, dialect)
+
+
+def _classify_with_sqlglot(data_type: str, dialect: str) -> TypeClass:
+    import sqlglot
+    from sqlglot import exp
+
+    # sqlglot lists BIT among the integers; DuckDB's BIT is a bit string.
+    _NOT_INTEGER = {exp.DataType.Type.BIT}
     try:
         parsed = exp.DataType.build(data_type, dialect=dialect)
     except (sqlglot.errors.ParseError, ValueError):

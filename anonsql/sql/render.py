@@ -5,9 +5,10 @@ a template with ``<name>.<dialect>.sql``; the lookup tries the override first an
 every file it tried. For another dialect every rendered statement is parsed by sqlglot at once (a
 template error names the template and shows the SQL) and then generated in the engine's dialect.
 An engine that speaks the template dialect runs the rendered text as written: it is only split
-into statements (by sqlglot's tokenizer, so a ``;`` inside a quoted literal or name never splits),
-since parsing and regenerating text the engine reads natively was most of the fixed cost of a run
-on a small table (1.8 s of a 4.9 s Adult run in profile).
+into statements (``anonsql.sql.statements``: a ``;`` inside a quoted literal or name never
+splits), since parsing and regenerating text the engine reads natively was most of the fixed
+cost of a run on a small table (1.8 s of a 4.9 s Adult run in profile). sqlglot is imported
+only by the transpiling path, so such a run never loads it.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
-import sqlglot
-from sqlglot import exp
 
 from anonsql.resources import resource_dir
 from anonsql.sql.quoting import TEMPLATE_DIALECT, ident, literal
+from anonsql.sql.statements import UnterminatedError, split_statements
 
 
 class TemplateError(RuntimeError):
@@ -122,12 +122,17 @@ class SqlRenderer:
     def render_many(self, name: str, /, **params: Any) -> list[str]:
         """Render a template that may hold several statements; return them in this dialect."""
         text = self.render_text(name, params)
-        try:
-            if self.dialect == TEMPLATE_DIALECT:
+        if self.dialect == TEMPLATE_DIALECT:
+            try:
                 return list(_split(text))
+            except UnterminatedError as err:
+                raise _invalid(name, err, text) from err
+        import sqlglot
+
+        try:
             return list(_transpile(text, self.dialect))
         except sqlglot.errors.SqlglotError as err:
-            raise TemplateError(f"template {name!r} rendered invalid SQL: {err}\n{text}") from err
+            raise _invalid(name, err, text) from err
 
     def render(self, name: str, /, **params: Any) -> str:
         """Render a one-statement template into this dialect."""
@@ -140,13 +145,21 @@ class SqlRenderer:
 
     def count_of(self, query: str) -> str:
         """``SELECT COUNT(*)`` over a query this renderer produced."""
+        if self.dialect == TEMPLATE_DIALECT:  # the query is as the template dialect reads it
+            return self.render("count_of", query=query)
         return _count_of(query, self.dialect)
 
     def generate(self, expression: Any) -> str:
         return _generate(expression, self.dialect)
 
 
+def _invalid(name: str, err: Exception, text: str) -> TemplateError:
+    return TemplateError(f"template {name!r} rendered invalid SQL: {err}\n{text}")
+
+
 def _generate(expression: Any, dialect: str) -> str:
+    import sqlglot
+
     return str(expression.sql(dialect=dialect, unsupported_level=sqlglot.ErrorLevel.RAISE))
 
 
@@ -155,30 +168,24 @@ def _generate(expression: Any, dialect: str) -> str:
 @lru_cache(maxsize=2048)
 def _transpile(text: str, dialect: str) -> tuple[str, ...]:
     """The statements of ``text`` (template dialect) generated in ``dialect``."""
+    import sqlglot
+
     statements = sqlglot.parse(text, read=TEMPLATE_DIALECT)
     return tuple(_generate(s, dialect) for s in statements if s is not None)
 
 
 @lru_cache(maxsize=2048)
 def _split(text: str) -> tuple[str, ...]:
-    """The statements of ``text`` as written, split at ``;`` tokens outside quotes and comments."""
+    """The statements of ``text`` as written (cached: a round renders the same text again)."""
     if ";" not in text:
         return (text.strip(),) if text.strip() else ()
-    statements: list[str] = []
-    start, tokens = 0, 0
-    for token in sqlglot.tokenize(text, read=TEMPLATE_DIALECT):
-        if token.token_type != sqlglot.TokenType.SEMICOLON:
-            tokens += 1
-            continue
-        if tokens:  # a piece holding only comments or blanks is no statement
-            statements.append(text[start : token.start].strip())
-        start, tokens = token.end + 1, 0
-    if tokens:
-        statements.append(text[start:].strip())
-    return tuple(statements)
+    return split_statements(text)
 
 
 @lru_cache(maxsize=1024)
 def _count_of(query: str, dialect: str) -> str:
+    import sqlglot
+    from sqlglot import exp
+
     inner: Any = sqlglot.parse_one(query, read=dialect)
     return _generate(exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("v")), dialect)

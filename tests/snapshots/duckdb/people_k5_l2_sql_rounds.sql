@@ -1077,8 +1077,31 @@ SELECT
   , COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "temp"."anonsql_work_RUN__refined"
 GROUP BY "age", "city", "income";
-SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
-SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
+SELECT COUNT(*) FROM (
+SELECT "age", "city", "income", COUNT(*) AS class_size
+FROM "anon_private"."people__released"
+GROUP BY "age", "city", "income"
+HAVING COUNT(*) < 5
+) AS "v";
+SELECT COUNT(*) FROM (
+WITH sa_rows AS (
+  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa
+  FROM "anon_private"."people__released"
+),
+sa_frequencies AS (
+  SELECT "q0", "q1", "q2", sa, COUNT(*) AS n
+  FROM sa_rows
+  GROUP BY "q0", "q1", "q2", sa
+),
+class_stats AS (
+  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values
+  FROM sa_frequencies
+  GROUP BY "q0", "q1", "q2"
+)
+SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values
+FROM class_stats
+WHERE distinct_values < 2
+) AS "v";
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."people__classes" AS c;

@@ -968,9 +968,86 @@ SELECT
   , COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "anon"."visits__by_person"
 GROUP BY "age", "gender", "zip";
-SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r), fingerprints AS (SELECT person, ARRAY_AGG(item ORDER BY item) AS fp FROM (SELECT DISTINCT "pid" AS person, "disease" AS item FROM "anon_private"."visits__released" AS r) AS items GROUP BY person), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
-SELECT COUNT(*) FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "anon_private"."visits__released" AS r) SELECT person, COUNT(*) AS qid_vectors FROM members GROUP BY person HAVING COUNT(*) > 1) AS v;
-SELECT COUNT(*) FROM (WITH people AS (SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp FROM "anon_private"."visits__released_by_person" AS r), members AS (SELECT person, "q0", "q1", "q2" FROM people), fingerprints AS (SELECT person, fp FROM people), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT 'fingerprint bucket' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT 'class' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v;
+SELECT COUNT(*) FROM (
+WITH members AS (
+  SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
+  FROM "anon_private"."visits__released" AS r
+),
+fingerprints AS (
+  SELECT person, ARRAY_AGG(item ORDER BY item) AS fp
+  FROM (
+    SELECT DISTINCT "pid" AS person, "disease" AS item
+    FROM "anon_private"."visits__released" AS r
+  ) AS items
+  GROUP BY person
+),
+cells AS (
+  SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n
+  FROM members AS m
+  JOIN fingerprints AS f ON f.person = m.person
+  GROUP BY "q0", "q1", "q2", f.fp
+),
+fingerprint_classes AS (
+  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons,
+    COUNT(*) AS fingerprints
+  FROM cells
+  GROUP BY "q0", "q1", "q2"
+),
+buckets AS (
+  SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp
+)
+SELECT 'fingerprint bucket' AS violation, persons
+FROM buckets
+WHERE persons < 2
+UNION ALL
+SELECT 'class' AS violation, class_persons AS persons
+FROM fingerprint_classes
+WHERE top_persons * 3 > class_persons
+) AS "v";
+SELECT COUNT(*) FROM (
+WITH members AS (
+  SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
+  FROM "anon_private"."visits__released" AS r
+)
+SELECT person, COUNT(*) AS qid_vectors
+FROM members
+GROUP BY person
+HAVING COUNT(*) > 1
+) AS "v";
+SELECT COUNT(*) FROM (
+WITH people AS (
+  SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp
+  FROM "anon_private"."visits__released_by_person" AS r
+),
+members AS (
+  SELECT person, "q0", "q1", "q2" FROM people
+),
+fingerprints AS (
+  SELECT person, fp FROM people
+),
+cells AS (
+  SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n
+  FROM members AS m
+  JOIN fingerprints AS f ON f.person = m.person
+  GROUP BY "q0", "q1", "q2", f.fp
+),
+fingerprint_classes AS (
+  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons,
+    COUNT(*) AS fingerprints
+  FROM cells
+  GROUP BY "q0", "q1", "q2"
+),
+buckets AS (
+  SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp
+)
+SELECT 'fingerprint bucket' AS violation, persons
+FROM buckets
+WHERE persons < 2
+UNION ALL
+SELECT 'class' AS violation, class_persons AS persons
+FROM fingerprint_classes
+WHERE top_persons * 3 > class_persons
+) AS "v";
 SELECT COUNT(*) FROM "anon"."visits" AS r;
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."visits__classes" AS c;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
