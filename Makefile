@@ -45,7 +45,8 @@ test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 SPARK_TESTS = ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q -n 2 --durations=15
 test-spark: $(VENV)/.spark-installed
 	$(SPARK_TESTS) -k "spark" tests/engines tests/conformance/test_model_conformance.py \
-		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py
+		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py \
+		tests/algorithms/one_d/test_hilbert.py
 
 test-spark-all: $(VENV)/.spark-installed
 	$(SPARK_TESTS) -k "spark or every_engine" tests/conformance tests/engines

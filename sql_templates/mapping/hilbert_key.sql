@@ -1,8 +1,10 @@
 {# Skilling's transform as a chain of CTEs over internal columns x0..x(n-1); see
    anonsql/algorithms/hilbert.py for the reference it is tested against. Each step is
    MATERIALIZED: inlined, the steps' repeated references grow the expression exponentially.
-   Compound XOR operands are parenthesized on purpose: sqlglot drops the parentheses of a
-   nested XOR() when writing Postgres' `#`, which has the same precedence as `&`. #}
+   Compound XOR operands are parenthesized on purpose, twice: sqlglot drops the parentheses of
+   a nested XOR() when writing Postgres' `#`, which has the same precedence as `&`, and writes
+   XOR(a, b) & c for Spark as a ^ b & c, where `^` binds looser than `&`. (Spark drops the
+   MATERIALIZED hints: anonsql/engines/spark_dialect.py.) #}
 {% if target %}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 {% endif %}
@@ -25,10 +27,10 @@ WITH s0 AS (
     , CASE WHEN (x0 & {{ q | lit }}) <> 0 THEN XOR(x0, {{ (q - 1) | lit }}) ELSE x0 END AS x0
 {% elif j == 0 %}
     , CASE WHEN ({{ ('x' ~ i) | ident }} & {{ q | lit }}) <> 0 THEN XOR(x0, {{ (q - 1) | lit }})
-           ELSE XOR(x0, (XOR(x0, {{ ('x' ~ i) | ident }}) & {{ (q - 1) | lit }})) END AS x0
+           ELSE XOR(x0, ((XOR(x0, {{ ('x' ~ i) | ident }})) & {{ (q - 1) | lit }})) END AS x0
 {% elif j == i %}
     , CASE WHEN ({{ ('x' ~ i) | ident }} & {{ q | lit }}) <> 0 THEN {{ ('x' ~ i) | ident }}
-           ELSE XOR({{ ('x' ~ i) | ident }}, (XOR(x0, {{ ('x' ~ i) | ident }}) & {{ (q - 1) | lit }})) END
+           ELSE XOR({{ ('x' ~ i) | ident }}, ((XOR(x0, {{ ('x' ~ i) | ident }})) & {{ (q - 1) | lit }})) END
       AS {{ ('x' ~ i) | ident }}
 {% else %}
     , {{ ('x' ~ j) | ident }}
