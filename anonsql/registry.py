@@ -17,17 +17,23 @@ import difflib
 import functools
 import importlib
 from collections.abc import Iterable, Iterator
-from importlib.metadata import EntryPoints, entry_points
-from typing import Generic, TypeVar
+from importlib import metadata
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 
 @functools.cache
-def _installed_entry_points() -> EntryPoints:
-    """Every installed package's entry points, read once per process: each read walks every
-    installed distribution (~3 ms with dbt installed), and a run consults five registries."""
-    return entry_points()
+def _installed_entry_points() -> Any:
+    """Every installed package's entry points (``EntryPoints``; before Python 3.12 a
+    ``SelectableGroups``: both ``select(group=...)``), read once per process: each read walks
+    every installed distribution (~3 ms with dbt installed), and a run consults five registries."""
+    return metadata.entry_points()
+
+
+def entry_points_of(group: str) -> list[metadata.EntryPoint]:
+    """The installed entry points of one group."""
+    return list(_installed_entry_points().select(group=group))
 
 
 def suggestion(name: str, candidates: Iterable[str]) -> str | None:
@@ -79,7 +85,7 @@ class Registry(Generic[T]):
             return
         self._entry_points_read = True
         assert self.group is not None
-        for point in _installed_entry_points().select(group=self.group):
+        for point in entry_points_of(self.group):
             if point.name not in self._items and point.name not in self._lazy:
                 self._lazy[point.name] = point.value
 
