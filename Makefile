@@ -46,7 +46,7 @@ SPARK_TESTS = ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q 
 test-spark: $(VENV)/.spark-installed
 	$(SPARK_TESTS) -k "spark" tests/engines tests/conformance/test_model_conformance.py \
 		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py \
-		tests/algorithms/one_d/test_hilbert.py
+		tests/algorithms/one_d/test_hilbert.py tests/metrics/test_class_table_measures.py
 
 test-spark-all: $(VENV)/.spark-installed
 	$(SPARK_TESTS) -k "spark or every_engine" tests/conformance tests/engines

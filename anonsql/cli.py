@@ -145,6 +145,47 @@ def _configure_logging(level: str) -> None:
     root.propagate = False
 
 
+def _options(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
+    """Several click decorators as one, given in the order ``--help`` lists them."""
+
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+#: SPEC, or --database and --engine: how a command other than ``run`` opens the database.
+spec_or_database = _options(
+    click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path)),
+    click.option(
+        "--database",
+        envvar="ANONSQL_DATABASE",
+        help="Database path (DuckDB) or connection string when no SPEC is given.",
+    ),
+    click.option(
+        "--engine",
+        "engine_name",
+        envvar="ANONSQL_ENGINE",
+        default="duckdb",
+        show_default=True,
+        help="The engine of --database (duckdb, postgres, spark).",
+    ),
+)
+#: ... and --output: the release a command reads.
+release_options = _options(
+    spec_or_database,
+    click.option("--output", "output", help="The published relation (schema.name)."),
+)
+
+
+def json_option(envvar: str, help: str) -> Callable[[F], F]:
+    """``--json``: the command's result as JSON (``envvar``: click's automatic name would be
+    ``..._AS_JSON``)."""
+    return click.option("--json", "as_json", is_flag=True, envvar=envvar, help=help)
+
+
 def handle_errors(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -220,13 +261,7 @@ def main(verbose: int, log_level: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Where profiles.yml is (default: as dbt looks for it).",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_RUN_JSON",
-    help="Print the result as JSON on stdout.",
-)
+@json_option("ANONSQL_RUN_JSON", "Print the result as JSON on stdout.")
 @click.option(
     "--dry-run",
     is_flag=True,
@@ -310,13 +345,7 @@ def parse_model(text: str) -> dict[str, Any]:
 
 
 @main.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
-)
-@click.option(
-    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
-)
+@spec_or_database
 @click.option("--relation", help="schema.table or view to check.")
 @click.option("--qid", "qids", multiple=True, help="A quasi-identifier column (repeat).")
 @click.option(
@@ -330,13 +359,7 @@ def parse_model(text: str) -> dict[str, Any]:
     help="The column linking the rows of one person (1:M data); person-level models count "
     "persons and build each person's SA fingerprint from their rows.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_CHECK_JSON",
-    help="Print the result as JSON on stdout.",
-)
+@json_option("ANONSQL_CHECK_JSON", "Print the result as JSON on stdout.")
 @handle_errors
 def check(
     spec: Path | None,
@@ -385,14 +408,7 @@ def check(
 
 
 @main.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
-)
-@click.option(
-    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
-)
-@click.option("--output", "output", help="The published relation (schema.name).")
+@release_options
 @click.option(
     "--query-accuracy",
     is_flag=True,
@@ -409,13 +425,7 @@ def check(
 @click.option("--sa-column", help="Sensitive column of the queries (default: the certificate's).")
 @click.option("--max-dimensions", default=4, show_default=True, type=click.IntRange(min=1))
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_METRICS_JSON",
-    help="Print the metrics as JSON on stdout.",
-)
+@json_option("ANONSQL_METRICS_JSON", "Print the metrics as JSON on stdout.")
 @handle_errors
 def metrics(
     spec: Path | None,
@@ -482,13 +492,7 @@ def metrics(
     type=click.FloatRange(0.0, 1.0),
     help="A record is at risk above this re-identification probability.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_RISK_JSON",
-    help="Print the figures as JSON on stdout.",
-)
+@json_option("ANONSQL_RISK_JSON", "Print the figures as JSON on stdout.")
 @handle_errors
 def risk(
     database: str,
@@ -530,14 +534,7 @@ def risk(
 
 
 @main.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
-)
-@click.option(
-    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
-)
-@click.option("--output", "output", help="The published relation (schema.name).")
+@release_options
 @click.option(
     "--max-hidden",
     type=click.FloatRange(0.0, 1.0),
@@ -545,13 +542,7 @@ def risk(
     help="Accept a stale release while the share of source rows it hides (withheld by its "
     "guard or not covered) is at most this fraction.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_STATUS_JSON",
-    help="Print the status as JSON.",
-)
+@json_option("ANONSQL_STATUS_JSON", "Print the status as JSON.")
 @handle_errors
 def status(
     spec: Path | None,
@@ -581,14 +572,7 @@ def status(
 
 
 @main.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
-)
-@click.option(
-    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
-)
-@click.option("--output", "output", help="The published relation (schema.name).")
+@release_options
 @click.option(
     "--out",
     "-o",
@@ -615,13 +599,7 @@ def report(
 
 
 @main.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--database", envvar="ANONSQL_DATABASE", help="Database path (DuckDB) when no SPEC is given."
-)
-@click.option(
-    "--engine", "engine_name", envvar="ANONSQL_ENGINE", default="duckdb", show_default=True
-)
+@spec_or_database
 @handle_errors
 def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     """Drop working schemas left behind by killed runs (runs still running are left alone)."""
@@ -655,13 +633,7 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     help="Write the spec to this file (default: print it on stdout).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    envvar="ANONSQL_INIT_JSON",
-    help="Print the profile as JSON instead.",
-)
+@json_option("ANONSQL_INIT_JSON", "Print the profile as JSON instead.")
 @handle_errors
 def init(
     database: str,

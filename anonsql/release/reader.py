@@ -73,11 +73,13 @@ class PublishedRelease:
         return str(self.person["person_id"]) if self.person is not None else None
 
     def attributes(self, engine: Engine) -> list[dict[str, Any]]:
-        """The rows of ``__attributes`` (one per quasi-identifier)."""
+        """The rows of ``__attributes`` (one per quasi-identifier), in the certificate's order
+        of the quasi-identifiers (a table has no order: Spark reads it back in another)."""
         rows: list[dict[str, Any]] = engine.query_arrow(
             "select_all", relation=self.names.attributes
         ).to_pylist()
-        return rows
+        position = {qid: i for i, qid in enumerate(self.qids)}
+        return sorted(rows, key=lambda row: position.get(row["attribute"], len(position)))
 
 
 def person_facts(certificate: Mapping[str, Any]) -> dict[str, Any] | None:

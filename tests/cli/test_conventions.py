@@ -221,4 +221,3 @@ def test_duckdb_progress_bar_is_off() -> None:
     con.execute("SET enable_progress_bar = true")
     DuckDBEngine(connection=con)
     assert con.execute(query).fetchall() == [(True,)]
-

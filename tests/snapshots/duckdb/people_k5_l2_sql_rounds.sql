@@ -1139,31 +1139,36 @@ FROM class_rows
 GROUP BY n
 ORDER BY n;
 WITH
-"given0" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+given AS MATERIALIZED (
+  SELECT p
+    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
+    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
+    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
   FROM (
-    SELECT "disease" AS p, "age" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "disease", "age"
-  ) AS pairs
-  GROUP BY p
-),
-"given1" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-  FROM (
-    SELECT "disease" AS p, "city" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "disease", "city"
-  ) AS pairs
-  GROUP BY p
-),
-"given2" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-  FROM (
-    SELECT "disease" AS p, "income" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "disease", "income"
-  ) AS pairs
+    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "disease" AS p, "age" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "disease", "age"
+    ) AS pairs
+    GROUP BY p
+    UNION ALL
+    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "disease" AS p, "city" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "disease", "city"
+    ) AS pairs
+    GROUP BY p
+    UNION ALL
+    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "disease" AS p, "income" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "disease", "income"
+    ) AS pairs
+    GROUP BY p
+  ) AS shares
   GROUP BY p
 ),
 refined AS (
@@ -1173,45 +1178,45 @@ refined AS (
 )
 SELECT
   COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
 FROM refined AS r
-JOIN "given0" AS "g0"
-  ON "g0".p IS NOT DISTINCT FROM r."disease"
-JOIN "given1" AS "g1"
-  ON "g1".p IS NOT DISTINCT FROM r."disease"
-JOIN "given2" AS "g2"
-  ON "g2".p IS NOT DISTINCT FROM r."disease"
+JOIN given AS g ON g.p IS NOT DISTINCT FROM r."disease"
 LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city'
   AND "h1".label = CAST(r."city" AS VARCHAR);
 WITH
-"given0" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+given AS MATERIALIZED (
+  SELECT p
+    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
+    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
+    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
   FROM (
-    SELECT "note" AS p, "age" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "note", "age"
-  ) AS pairs
-  GROUP BY p
-),
-"given1" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-  FROM (
-    SELECT "note" AS p, "city" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "note", "city"
-  ) AS pairs
-  GROUP BY p
-),
-"given2" AS MATERIALIZED (
-  SELECT p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-  FROM (
-    SELECT "note" AS p, "income" AS q, COUNT(*) AS c
-    FROM "anon_private"."people__source" AS s
-    GROUP BY "note", "income"
-  ) AS pairs
+    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "note" AS p, "age" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "note", "age"
+    ) AS pairs
+    GROUP BY p
+    UNION ALL
+    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "note" AS p, "city" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "note", "city"
+    ) AS pairs
+    GROUP BY p
+    UNION ALL
+    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
+    FROM (
+      SELECT "note" AS p, "income" AS v, COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY "note", "income"
+    ) AS pairs
+    GROUP BY p
+  ) AS shares
   GROUP BY p
 ),
 refined AS (
@@ -1221,16 +1226,11 @@ refined AS (
 )
 SELECT
   COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN "g0".share >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN "g1".share >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN "g2".share >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
+  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
+  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
+  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
 FROM refined AS r
-JOIN "given0" AS "g0"
-  ON "g0".p IS NOT DISTINCT FROM r."note"
-JOIN "given1" AS "g1"
-  ON "g1".p IS NOT DISTINCT FROM r."note"
-JOIN "given2" AS "g2"
-  ON "g2".p IS NOT DISTINCT FROM r."note"
+JOIN given AS g ON g.p IS NOT DISTINCT FROM r."note"
 LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city'
   AND "h1".label = CAST(r."city" AS VARCHAR);
