@@ -40,7 +40,7 @@ test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 
 # Spark in `make test` (CI): the engine's own tests (Adult identical to DuckDB's, the versioned
 # swap, the dialect corrections) and the model and metric conformance suites on one local[2] Spark
-# per test worker; `make test-spark-all` adds every algorithm x model release (29 minutes
+# per test worker; `make test-spark-all` adds every algorithm x model release (16 minutes
 # on 2 cores, measured)
 SPARK_TESTS = ANONSQL_TEST_ENGINES=duckdb,spark $(VENV)/bin/python -m pytest -q -n 2 --durations=15
 test-spark: $(VENV)/.spark-installed
