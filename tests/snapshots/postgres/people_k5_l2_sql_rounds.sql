@@ -190,6 +190,8 @@ CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
 CREATE SCHEMA IF NOT EXISTS "anon_private";
 BEGIN;
+SET LOCAL "enable_mergejoin" = 'off';
+SET LOCAL "jit" = 'off';
 SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE (table_schema = 'anon' AND table_name IN ('people__by_person', 'people', 'people__classes', 'people__certificate', 'people__metrics', 'people__fingerprints', 'people__groups', 'people__group_values', 'people__buckets', 'people__group_buckets', 'people__sa_taxonomy', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__source', 'people__released', 'people__released_by_person', 'people__population')) OR (table_schema = 'anon_private' AND table_name IN ('people__released_by_person', 'people__released', 'people__source', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__population'));
 CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
 ANALYZE "anon_private"."people__attributes";

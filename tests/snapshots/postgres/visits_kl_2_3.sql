@@ -235,6 +235,8 @@ CREATE SCHEMA IF NOT EXISTS "anon";
 SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
 CREATE SCHEMA IF NOT EXISTS "anon_private";
 BEGIN;
+SET LOCAL "enable_mergejoin" = 'off';
+SET LOCAL "jit" = 'off';
 SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE (table_schema = 'anon' AND table_name IN ('visits__by_person', 'visits', 'visits__classes', 'visits__certificate', 'visits__metrics', 'visits__fingerprints', 'visits__groups', 'visits__group_values', 'visits__buckets', 'visits__group_buckets', 'visits__sa_taxonomy', 'visits__recoding', 'visits__attributes', 'visits__hierarchy_nodes', 'visits__person_map', 'visits__item_map', 'visits__source', 'visits__released', 'visits__released_by_person', 'visits__population')) OR (table_schema = 'anon_private' AND table_name IN ('visits__released_by_person', 'visits__released', 'visits__source', 'visits__recoding', 'visits__attributes', 'visits__hierarchy_nodes', 'visits__person_map', 'visits__item_map', 'visits__population'));
 CREATE TABLE "anon_private"."visits__person_map" AS SELECT * FROM "anonsql_work_RUN"."person_map";
 ANALYZE "anon_private"."visits__person_map";
