@@ -62,13 +62,11 @@ def _classify_with_sqlglot(data_type: str, dialect: str) -> TypeClass:
     import sqlglot
     from sqlglot import exp
 
-    # sqlglot lists BIT among the integers; DuckDB's BIT is a bit string.
-    _NOT_INTEGER = {exp.DataType.Type.BIT}
     try:
         parsed = exp.DataType.build(data_type, dialect=dialect)
     except (sqlglot.errors.ParseError, ValueError):
         return TypeClass.OTHER
-    if parsed.this in _NOT_INTEGER:
+    if parsed.this == exp.DataType.Type.BIT:  # sqlglot's integer; DuckDB's bit string
         return TypeClass.OTHER
     if parsed.is_type(*exp.DataType.INTEGER_TYPES):
         return TypeClass.INTEGER
