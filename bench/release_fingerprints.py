@@ -29,7 +29,7 @@ import yaml
 from anonsql import api
 from anonsql.demo import adult_spec
 from anonsql.engines import DuckDBEngine, Engine
-from anonsql.samples import load_adult, load_informs
+from anonsql.samples import load_adult, load_informs, load_sample
 from anonsql.sql import TableName
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +59,24 @@ def _informs(k: int, l: int, models: list[dict[str, Any]] | None = None) -> dict
     del spec["database"]
     spec["privacy"] = models or [{"kl_diversity": {"column": "ICD9CODX", "k": k, "l": l}}]
     return dict(spec)
+
+
+def _example(name: str, **changes: Any) -> dict[str, Any]:
+    spec = yaml.safe_load((ROOT / "examples" / name).read_text(encoding="utf-8"))
+    del spec["database"]
+    spec["base_dir"] = ROOT / "examples"  # its hierarchy paths are relative to it
+    spec.update(changes)
+    return dict(spec)
+
+
+def _adult_sample(algorithm: str, k: int = 5) -> dict[str, Any]:
+    """Adult's first rows (``adult_sample``), for the quadratic dependency-preserving
+    algorithms, with its functional dependency education <-> education_num."""
+    spec = _example("adult-dependencies.yaml", algorithm=algorithm)
+    spec["source"] = "main.adult_sample"
+    spec["output"] = {"schema": "anon", "name": f"adult_{algorithm}"}
+    spec["privacy"] = [{"k_anonymity": {"k": k}}]
+    return spec
 
 
 def grid() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
@@ -114,6 +132,27 @@ def grid() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
     )
     for k in (2, 10, 100):
         configs[f"informs one_to_many k={k} l=5"] = ("informs", lambda k=k: _informs(k, 5))
+    configs["adult full_domain k=10 suppression=0.05"] = (
+        "adult",
+        lambda: _adult(10, algorithm="full_domain", suppression_limit=0.05),
+    )
+    configs["adult dependencies mondrian k=10"] = (
+        "adult",
+        lambda: _example("adult-dependencies.yaml"),
+    )
+    for algorithm in ("pair_enum", "k_assemble", "k_member", "top_down"):
+        configs[f"adult dependencies {algorithm} k=5"] = (
+            "adult",
+            lambda algorithm=algorithm: _adult_sample(algorithm),
+        )
+    configs["adult personalized k=10"] = ("adult", lambda: _example("adult-personalized.yaml"))
+    for algorithm in ("danonyir", "geneir"):
+        configs[f"informs identity_reserved {algorithm} l=6"] = (
+            "informs",
+            lambda algorithm=algorithm: _example(
+                "informs-identity-reserved.yaml", algorithm={algorithm: {"seed": 0}}
+            ),
+        )
     configs["informs person_k_anonymity k=10"] = (
         "informs",
         lambda: _informs(10, 1, [{"person_k_anonymity": {"k": 10}}]),
@@ -161,10 +200,57 @@ def fingerprint(engine: Engine, output: TableName) -> dict[str, Any]:
     return found
 
 
+#: Configurations run beyond DuckDB (names containing one of these), per engine: a subset
+#: touching every layout and research system, as every run there takes seconds to minutes.
+ON_OTHER_ENGINES = {
+    "postgres": ("k=10", "t-closeness t=0.2", "hilbert k=5", "danonyir", "k_member"),
+    "spark": (
+        "adult mondrian k=10",
+        "informs one_to_many k=10",
+        "personalized",
+        "t-closeness t=0.2",
+    ),
+}
+
+
+def _load(engine: Engine, data: str) -> None:
+    if data == "informs":
+        load_informs(engine)
+        return
+    load_adult(engine)
+    load_sample(engine, "adult-consent", TableName("adult_consent", "main"))
+    # a fixed ~1,000-row subset for the quadratic dependency-preserving algorithms
+    engine.execute(
+        "CREATE TABLE main.adult_sample AS SELECT * FROM main.adult WHERE final_weight % 30 = 0"
+    )
+
+
 def engines(names: list[str]) -> Iterator[tuple[str, Callable[[], Engine], Callable[[], None]]]:
     for name in names:
         if name == "duckdb":
             yield name, lambda: DuckDBEngine(":memory:"), lambda: None
+        elif name == "spark":
+            import tempfile
+
+            from anonsql.engines.spark import SparkEngine, open_session
+
+            warehouse = tempfile.mkdtemp(prefix="fp-spark-")
+            session = open_session(
+                "local[2]",
+                {
+                    "spark.sql.warehouse.dir": warehouse,
+                    "spark.driver.extraJavaOptions": f"-Dderby.system.home={warehouse}",
+                    "spark.sql.shuffle.partitions": "2",
+                },
+            )
+
+            def open_spark(session: Any = session) -> Engine:
+                # one catalog: the Adult and INFORMS tables share ``main`` under distinct names
+                engine = SparkEngine(session=session)
+                engine.ensure_schema("main")
+                return engine
+
+            yield name, open_spark, session.stop
         else:
             from pg_server import start_server
 
@@ -196,12 +282,12 @@ def compute(engine_names: list[str], only: str | None) -> dict[str, Any]:
                 if only and only not in name:
                     continue
                 if engine_name != "duckdb" and not any(
-                    s in name for s in ("k=10", "t-closeness t=0.2", "hilbert k=5")
+                    s in name for s in ON_OTHER_ENGINES[engine_name]
                 ):
                     continue
                 if data not in loaded:
                     engine = open_engine()
-                    load_adult(engine) if data == "adult" else load_informs(engine)
+                    _load(engine, data)
                     loaded[data] = engine
                 engine = loaded[data]
                 spec = make()
