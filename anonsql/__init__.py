@@ -2,12 +2,14 @@
 
 The public API, importable from here (``import anonsql; anonsql.run("adult.yaml")``)::
 
-    run, plan, check, check_output, metrics, query_accuracy, status, cleanup  anonsql.api
+    run, plan, check, check_output, status, cleanup                      anonsql.api
+    recompute_metrics, query_accuracy                                     anonsql.api
     write_report, render_report                                           anonsql.report.html
     init_spec                                                             anonsql.init
     connect_database, open_engine, as_spec                                anonsql.api
     Spec, RunResult, CheckResult, ReleaseStatus, Engine, TableName        result and input types
-    AnonsqlError and its subclasses                                       anonsql.errors
+    AnonsqlError and its subclasses SpecError, HierarchyError,            anonsql.errors
+    EngineError, InfeasibleError, VerificationError, InterruptedRun
 
 Names load on first use, so ``import anonsql`` stays cheap (no database driver is imported).
 """
@@ -26,10 +28,10 @@ if TYPE_CHECKING:
         check_output,
         cleanup,
         connect_database,
-        metrics,
         open_engine,
         plan,
         query_accuracy,
+        recompute_metrics,
         run,
         status,
     )
@@ -45,11 +47,11 @@ if TYPE_CHECKING:
     )
     from anonsql.init import init_spec
     from anonsql.privacy.check import CheckResult
+    from anonsql.release import ReleaseStatus
     from anonsql.report import RunResult
     from anonsql.report.html import render_report, write_report
     from anonsql.spec import Spec
     from anonsql.sql import TableName
-    from anonsql.verify import ReleaseStatus
 
 _WHERE = {
     **dict.fromkeys(
@@ -59,10 +61,10 @@ _WHERE = {
             "check_output",
             "cleanup",
             "connect_database",
-            "metrics",
             "open_engine",
             "plan",
             "query_accuracy",
+            "recompute_metrics",
             "run",
             "status",
         ),
@@ -82,7 +84,7 @@ _WHERE = {
     ),
     "CheckResult": "anonsql.privacy.check",
     "Engine": "anonsql.engines",
-    "ReleaseStatus": "anonsql.verify",
+    "ReleaseStatus": "anonsql.release",
     "RunResult": "anonsql.report",
     "Spec": "anonsql.spec",
     "TableName": "anonsql.sql",
@@ -126,10 +128,10 @@ __all__ = [
     "cleanup",
     "connect_database",
     "init_spec",
-    "metrics",
     "open_engine",
     "plan",
     "query_accuracy",
+    "recompute_metrics",
     "render_report",
     "run",
     "status",

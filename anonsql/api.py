@@ -16,14 +16,14 @@ from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
 from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
+from anonsql.measure.measure import release_context
 from anonsql.metrics import MetricValue, compute_all, olap
-from anonsql.metrics.measure import release_context
-from anonsql.plan import Plan
-from anonsql.plan import plan as plan_run
+from anonsql.pipeline.plan import Plan
+from anonsql.pipeline.plan import plan as plan_run
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
-from anonsql.release import read_release
+from anonsql.release import ReleaseStatus, read_release, release_status
 from anonsql.report import RunResult
 from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
@@ -32,7 +32,6 @@ from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
-from anonsql.verify import ReleaseStatus, release_status
 
 if TYPE_CHECKING:
     from anonsql.metrics.identity_reserved import ReleaseMetrics
@@ -178,7 +177,7 @@ def check(
     return check_relation(engine, rel, qids, typed, person=person)
 
 
-def metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
+def recompute_metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
     """Recompute the metrics of a relation anonsql published (reads its companion tables)."""
     release = read_release(
         engine,
@@ -207,9 +206,14 @@ def query_accuracy(
     :mod:`anonsql.metrics.olap` for the workload and the conventions). On demand only: it is not
     part of the metrics every run records.
     """
-    return olap.query_accuracy(
+    release = read_release(
         engine,
         _relation(output, "output"),
+        fix="give the name of a relation published by `anonsql run`",
+    )
+    return olap.query_accuracy(
+        engine,
+        release,
         seed=seed,
         max_dimensions=max_dimensions,
         queries_per_dimension=queries_per_dimension,
@@ -338,11 +342,12 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "identity_reserved_metrics",
     "init",
-    "metrics",
     "open_engine",
     "plan",
     "query_accuracy",
+    "recompute_metrics",
     "render_report",
     "risk",
     "run",

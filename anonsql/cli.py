@@ -27,8 +27,9 @@ from anonsql.engines.base import redact_values
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
-from anonsql.plan import Plan
+from anonsql.pipeline.plan import Plan
 from anonsql.privacy.check import CheckResult
+from anonsql.release import ReleaseStatus
 from anonsql.report import RunResult
 from anonsql.report.report import metric_json
 from anonsql.risk import RiskReport
@@ -41,7 +42,6 @@ from anonsql.samples import (
 )
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
-from anonsql.verify import ReleaseStatus
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -468,7 +468,7 @@ def metrics(
             else:
                 print_query_accuracy(accuracy)
         else:
-            values = api.metrics(engine, relation)
+            values = api.recompute_metrics(engine, relation)
             if as_json:
                 emit_json([metric_json(m) for m in values])
             else:

@@ -35,25 +35,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fd_synthetic
 
 from anonsql import api
+from anonsql.algorithms.dependency.encoding import EncodedRecords, Quasi, fetch_records
+from anonsql.algorithms.dependency.k_assemble import k_assemble
+from anonsql.algorithms.dependency.k_member import k_member
+from anonsql.algorithms.dependency.loss import dependency_loss, ncp
+from anonsql.algorithms.dependency.pair_enum import pair_enum
+from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.demo import ADULT_QIDS, load_adult
-from anonsql.dependency import (
-    EncodedRecords,
-    Quasi,
-    check_fds,
-    dependency_loss,
-    fetch_records,
-    k_assemble,
-    k_member,
-    ncp,
-    pair_enum,
-    parse_fds,
-    release_loss,
-    top_down,
-)
 from anonsql.engines import DuckDBEngine, Engine
 from anonsql.errors import AnonsqlError
 from anonsql.hierarchies import materialize, read_hierarchy, write_arx_csv
+from anonsql.metrics.dependency_loss import release_loss
+from anonsql.resolve.dependencies import check_fds
 from anonsql.resources import resource_dir
+from anonsql.spec.dependencies import parse_fds
 from anonsql.sql import TableName
 
 ADULT_FDS = ["education -> education_num", "education_num -> education"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from anonsql.dependency.encoding import Quasi
+from anonsql.algorithms.dependency.encoding import Quasi
 from anonsql.hierarchies.model import Hierarchy
 
 FDS = [

@@ -28,7 +28,7 @@ from run_one import database, make_synthetic  # noqa: E402
 from anonsql import api  # noqa: E402
 from anonsql.demo import ADULT_QIDS, adult_spec  # noqa: E402
 from anonsql.engines import Engine  # noqa: E402
-from anonsql.release.names import OutputNames  # noqa: E402
+from anonsql.spec.output import OutputNames  # noqa: E402
 from anonsql.sql import TableName  # noqa: E402
 
 #: Analyst queries ({r} is the relation): a count, a roll-up over two QIDs with an aggregate of

@@ -42,10 +42,10 @@ from adversary import frame, published_confidence, tuple_confidence  # noqa: E40
 from pg_server import start_server  # noqa: E402
 
 from anonsql import api  # noqa: E402
+from anonsql.algorithms.personalized.config import FuzzyTerms  # noqa: E402
+from anonsql.algorithms.personalized.fuzzy import fuzzify  # noqa: E402
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine  # noqa: E402
 from anonsql.hierarchies import read_hierarchy  # noqa: E402
-from anonsql.personalized.config import FuzzyTerms  # noqa: E402
-from anonsql.personalized.fuzzy import fuzzify  # noqa: E402
 from anonsql.report import RunResult  # noqa: E402
 from anonsql.samples import load_adult, with_consent  # noqa: E402
 from anonsql.sql import TableName  # noqa: E402

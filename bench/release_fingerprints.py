@@ -232,7 +232,7 @@ def engines(names: list[str]) -> Iterator[tuple[str, Callable[[], Engine], Calla
         elif name == "spark":
             import tempfile
 
-            from anonsql.engines.spark import SparkEngine, open_session
+            from anonsql.engines.spark.engine import SparkEngine, open_session
 
             warehouse = tempfile.mkdtemp(prefix="fp-spark-")
             session = open_session(

@@ -41,8 +41,8 @@ def database(kind: str, tmp: Path) -> Iterator[tuple[Engine, str]]:
             yield engine, db
         return
     if kind == "spark":
-        # local[2] with its warehouse in the temporary folder (anonsql.engines.spark)
-        from anonsql.engines.spark import SparkEngine
+        # local[2] with its warehouse in the temporary folder (anonsql.engines.spark.engine)
+        from anonsql.engines.spark.engine import SparkEngine
 
         conf = {"spark.sql.warehouse.dir": str(tmp / "warehouse")}
         with SparkEngine("local[2]", conf=conf) as engine:

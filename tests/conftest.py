@@ -61,7 +61,7 @@ def pg_database(pg_server: PostgresServer) -> Iterator[str]:
 def spark_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """One local[2] Spark for the test session, its warehouse in a temporary folder."""
     try:
-        from anonsql.engines.spark import open_session
+        from anonsql.engines.spark.engine import open_session
     except Exception as err:  # pyspark missing: the extra is not installed
         if os.environ.get("CI"):
             pytest.fail(f"Spark tests must run in CI: {err}")

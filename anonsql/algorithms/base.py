@@ -23,12 +23,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from anonsql.algorithms.workspace import Workspace
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error
-from anonsql.workspace import Workspace
 
 #: Called with a one-line status message during long steps.
 ProgressCallback = Callable[[str], None]

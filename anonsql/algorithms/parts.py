@@ -11,8 +11,8 @@ import pyarrow as pa
 
 from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.workspace import Dimension
 from anonsql.privacy.base import BoolArray
-from anonsql.workspace import Dimension
 
 
 def parts_table(

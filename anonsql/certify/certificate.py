@@ -13,10 +13,10 @@ from typing import Any
 
 import anonsql
 from anonsql import arrow
-from anonsql.metrics.measure import Measurement
-from anonsql.publish import Release
+from anonsql.measure.measure import Measurement
+from anonsql.publish import BuiltRelease
+from anonsql.release.status import checksum
 from anonsql.verify import Verification
-from anonsql.verify.status import checksum
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Certificate:
 
 
 def certify(
-    release: Release, verification: Verification, measurement: Measurement, started: float
+    release: BuiltRelease, verification: Verification, measurement: Measurement, started: float
 ) -> Certificate:
     """Write the certificate of a verified, measured release; ``started`` is the run's
     ``time.perf_counter()`` at its start."""

@@ -40,8 +40,8 @@ from jinja2 import meta
 
 from anonsql.dbt.python_model import RELEASE_SCHEMA_SUFFIX
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
-from anonsql.release.names import OutputNames
 from anonsql.resources import resource_dir
+from anonsql.spec.output import OutputNames
 from anonsql.sql import Relation, SqlRenderer, TableName
 
 #: The dbt package's name (``name:`` of its dbt_project.yml), which qualifies every call.
@@ -417,7 +417,7 @@ def violations_macro(spec: TestSpec, helpers: set[str]) -> str:
 
 def companion_macro() -> str:
     """``companion_identifier(identifier, kind)``, the name of a release's companion, derived
-    from :class:`~anonsql.release.names.OutputNames` (the one place the convention lives)."""
+    from :class:`~anonsql.spec.output.OutputNames` (the one place the convention lives)."""
     probe = "X"
     name = OutputNames(TableName(probe)).certificate.name
     prefix, _, rest = name.partition(probe)
@@ -438,9 +438,13 @@ def companion_macro() -> str:
 
 def status_macro() -> str:
     """``release_checksum(relation, columns)``: the checksum ``anonsql status`` compares with
-    the certificate's ``source_checksum``, from the same templates (``checksum.sql`` as the
-    default, each ``checksum.<engine>.sql`` as that adapter's implementation)."""
-    folder = resource_dir("sql_templates") / "status"
+    the certificate's ``source_checksum``, from the same templates (the shared
+    ``status/checksum.sql`` as the default, an engine's own ``status/checksum.sql`` in its home
+    as that adapter's implementation)."""
+    engines = Path(__file__).resolve().parent.parent / "engines"
+    templates = {"": resource_dir("sql_templates") / "status" / "checksum.sql"}
+    for own in sorted(engines.glob("*/templates/status/checksum.sql")):
+        templates[own.parents[2].name] = own
     dispatch = "release_checksum"
     signature = "relation, columns"
     parts = [
@@ -448,13 +452,13 @@ def status_macro() -> str:
         f"  {{{{ return(adapter.dispatch('{dispatch}', '{PACKAGE}')({signature})) }}}}\n"
         "{%- endmacro %}\n"
     ]
-    for path in sorted(folder.glob("checksum*.sql")):
-        engine = path.name.removeprefix("checksum").removesuffix(".sql").lstrip(".")
+    for engine, path in templates.items():
+        name = f"{engine or 'shared'} status/checksum.sql"
         source = path.read_text(encoding="utf-8")
         variables = sorted(meta.find_undeclared_variables(_lexer().parse(source)))
         if variables != ["columns", "relation"]:
-            raise GenerateError(f"status/{path.name}: unexpected variables {variables}")
-        body = translate(source, set(), name=f"status/{path.name}")
+            raise GenerateError(f"{name}: unexpected variables {variables}")
+        body = translate(source, set(), name=name)
         parts.append(
             f"\n{{% macro {engine or 'default'}__{dispatch}({signature}) -%}}\n"
             f"{body.rstrip()}\n"
@@ -493,11 +497,10 @@ def generate() -> dict[Path, str]:
             + generic_test(spec)
         )
     files[GENERATED / "status_checksum.sql"] = (
-        HEADER.format(source="sql_templates/status/checksum*.sql") + status_macro()
+        HEADER.format(source="status/checksum.sql, shared and each engine's own") + status_macro()
     )
     files[GENERATED / "names.sql"] = (
-        HEADER.format(source="anonsql.release.names and anonsql.dbt.python_model")
-        + companion_macro()
+        HEADER.format(source="anonsql.spec.output and anonsql.dbt.python_model") + companion_macro()
     )
     return files
 

@@ -65,7 +65,7 @@ class DbtTarget:
             return DuckDBEngine(self.database or ":memory:")
         import psycopg
 
-        from anonsql.engines.postgres import PostgresEngine
+        from anonsql.engines.postgres.engine import PostgresEngine
 
         extra = {"password": self.password} if self.password else {}
         try:

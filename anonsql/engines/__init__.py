@@ -13,8 +13,8 @@ from anonsql.engines.registry import ENGINES, connect
 from anonsql.engines.types import ColumnInfo, TypeClass
 
 if TYPE_CHECKING:
-    from anonsql.engines.duckdb import DuckDBEngine
-    from anonsql.engines.postgres import PostgresEngine
+    from anonsql.engines.duckdb.engine import DuckDBEngine
+    from anonsql.engines.postgres.engine import PostgresEngine
 
 _LAZY = {"DuckDBEngine": "duckdb", "PostgresEngine": "postgres"}
 

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pyarrow as pa
@@ -89,6 +90,10 @@ class Engine(ABC):
     #: exactly when the values are not distinct.
     hashes_null_safe_joins: ClassVar[bool] = True
 
+    #: The engine's own SQL templates (``anonsql/engines/<name>/templates/``): those only it runs
+    #: and its overrides of shared ones, under the shared templates' names; searched first.
+    templates: ClassVar[Path | None] = None
+
     #: Session settings a spec may set (``engine_settings``): memory, threads, spill folders.
     #: Names outside this set are refused, so a spec cannot reach other settings.
     settings: ClassVar[frozenset[str]] = frozenset()
@@ -98,7 +103,7 @@ class Engine(ABC):
 
     def __init__(self) -> None:
         kind = "UNLOGGED " if self.unlogged_tables else ""
-        self.sql = SqlRenderer(self.dialect, {"working_table": kind})
+        self.sql = SqlRenderer(self.dialect, {"working_table": kind}, templates=self.templates)
         self.stats = QueryStats()
         #: Called with every statement before it runs (SQL snapshots, tracing).
         self.listeners: list[Callable[[str], None]] = []

@@ -12,9 +12,9 @@ from anonsql.engines.base import Engine
 from anonsql.registry import Registry
 
 ENGINES: Registry[type[Engine]] = Registry("engine", group="anonsql.engines")
-ENGINES.register_lazy("duckdb", "anonsql.engines.duckdb:DuckDBEngine")
-ENGINES.register_lazy("postgres", "anonsql.engines.postgres:PostgresEngine")
-ENGINES.register_lazy("spark", "anonsql.engines.spark:SparkEngine")
+ENGINES.register_lazy("duckdb", "anonsql.engines.duckdb.engine:DuckDBEngine")
+ENGINES.register_lazy("postgres", "anonsql.engines.postgres.engine:PostgresEngine")
+ENGINES.register_lazy("spark", "anonsql.engines.spark.engine:SparkEngine")
 
 
 def connect(name: str, **options: Any) -> Engine:

@@ -26,19 +26,21 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from anonsql.algorithms.base import Partitioning
+from anonsql.algorithms.workspace import Workspace
 from anonsql.engines import Engine
 from anonsql.engines.types import TypeClass
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.release.names import OutputNames
-from anonsql.release.reader import PublishedRelease
 from anonsql.resolve import Resolved
+from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
-from anonsql.workspace import Workspace
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
 
 #: Which relations a check reads: what analysts query, or the unguarded released rows.
 CheckedRelations = Literal["published", "released"]
@@ -117,7 +119,7 @@ def create_guarded_view(
         hashed={} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
     )
     if engine.security_barrier_views:
-        engine.run("postgres/security_barrier", relation=target)
+        engine.run("publish/security_barrier", relation=target)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ generalized quasi-identifiers; and one row per published individual.
 * ``__by_person``: one row per published individual (pseudonym, quasi-identifiers), which the
   class metrics measure;
 * ``__person_map`` (source id -> pseudonym, class, labels) holds source ids: it lives in the
-  private schema (:class:`~anonsql.release.names.OutputNames`) and is never granted.
+  private schema (:class:`~anonsql.spec.output.OutputNames`) and is never granted.
 
 Both are guarded live views over private ``__released`` / ``__released_by_person`` views
 (:meth:`Layout.publish_guarded`), like the ``person`` layout's.
@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from anonsql.algorithms.workspace import PersonLink
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.layouts.person import PersonLayout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.release.names import OutputNames
-from anonsql.release.reader import PublishedRelease
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
-from anonsql.workspace import PersonLink
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
 
 
 class IdentityReservedLayout(Layout):

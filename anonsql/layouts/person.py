@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from anonsql.algorithms.workspace import PersonLink
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.privacy.one_to_many import PersonConsistency
-from anonsql.release.names import OutputNames
-from anonsql.release.reader import PublishedRelease
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
-from anonsql.workspace import PersonLink
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
 
 
 class PersonLayout(Layout):

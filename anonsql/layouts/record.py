@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import POPULATION_PERSONS, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.release.names import GENERALIZED_SUFFIX, OutputNames
-from anonsql.release.reader import PublishedRelease
+from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
 from anonsql.sql import TableName
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
 
 
 class RecordLayout(Layout):

@@ -12,4 +12,4 @@ from anonsql.registry import Registry
 LAYOUTS: Registry[type[Layout]] = Registry("release layout", group="anonsql.layouts")
 for _layout in (RecordLayout, PersonLayout, IdentityReservedLayout):
     LAYOUTS.register(_layout.name, _layout)
-LAYOUTS.register_lazy("personalized", "anonsql.layouts.personalized:PersonalizedLayout")
+LAYOUTS.register_lazy("personalized", "anonsql.layouts.personalized.layout:PersonalizedLayout")

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from anonsql.dependency.fds import FunctionalDependency
 from anonsql.engines import Engine
+from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.sql import TableName
 
 

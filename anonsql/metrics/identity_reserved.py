@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,8 +52,11 @@ from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.privacy.base import EPSILON, PrivacyModel
 from anonsql.privacy.identity_reserved import IRAlphaBetaAnonymity, IRKLAnonymity
-from anonsql.release.reader import PublishedRelease
 from anonsql.sql import Relation, TableName
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
+
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -39,12 +39,15 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.release import OutputNames, read_release
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
+
+if TYPE_CHECKING:
+    from anonsql.release.reader import PublishedRelease
 
 REFERENCE = (
     "G. Ghinita, P. Karras, P. Kalnis, N. Mamoulis, Fast Data Anonymization with Low "
@@ -249,7 +252,7 @@ class _Release:
 
 def query_accuracy(
     engine: Engine,
-    output: TableName,
+    published: PublishedRelease,
     *,
     seed: int = DEFAULT_SEED,
     max_dimensions: int = DEFAULT_MAX_DIMENSIONS,
@@ -263,15 +266,17 @@ def query_accuracy(
 ) -> QueryAccuracy:
     """Measure a relation anonsql published by the KL divergence of a seeded count-query workload.
 
-    Reads the certificate (source table, quasi-identifiers), ``__attributes`` and
-    ``__hierarchy_nodes`` beside ``output``; the actual cubes come from the source table, the
-    estimates from ``output``. ``sa_column`` defaults to the certificate's first sensitive column;
-    ``sa_values`` (text, as ``CAST(sa AS VARCHAR)`` shows them) replaces the drawn values;
-    ``bin_width`` (one width, or per attribute) replaces ``bins`` for numeric attributes.
+    Reads the certificate of ``published`` (source table, quasi-identifiers), ``__attributes``
+    and ``__hierarchy_nodes`` beside its relation ``output``; the actual cubes come from the
+    source table, the estimates from ``output``. ``sa_column`` defaults to the certificate's
+    first sensitive column; ``sa_values`` (text, as ``CAST(sa AS VARCHAR)`` shows them) replaces
+    the drawn values; ``bin_width`` (one width, or per attribute) replaces ``bins`` for numeric
+    attributes.
     """
     started = time.perf_counter()
     statements = engine.stats.statements
-    release = _read_release(engine, output, sa_column, bins, bin_width)
+    output = published.names.main
+    release = _read_release(engine, published, sa_column, bins, bin_width)
     _check_parameters(max_dimensions, queries_per_dimension, max_sa_values, min_support)
     drawn = {
         "seed": seed,
@@ -345,14 +350,14 @@ def _widths(qids: Sequence[str], bin_width: float | Mapping[str, float] | None) 
 
 def _read_release(
     engine: Engine,
-    output: TableName,
+    published: PublishedRelease,
     sa_column: str | None,
     bins: int,
     bin_width: float | Mapping[str, float] | None,
 ) -> _Release:
-    """Read and check the certificate and companions of ``output``; lay out the bins."""
+    """Check the certificate and companions of ``published``; lay out the bins."""
     fix = "give the name of a relation published by `anonsql run`"
-    published = read_release(engine, output, fix=fix)
+    output = published.names.main
     if not engine.exists(output):
         raise SpecError("output", f"{output} does not exist beside its certificate", fix)
     names, certificate = published.names, published.certificate

@@ -14,13 +14,13 @@ from anonsql.certify import certify
 from anonsql.engines import Engine
 from anonsql.errors import InterruptedRun
 from anonsql.hierarchies import load_hierarchies
-from anonsql.metrics.measure import measure
+from anonsql.measure.measure import measure
 from anonsql.prepare import prepared
 from anonsql.publish import publish, swap_for
-from anonsql.release import OutputNames
 from anonsql.report import RunResult, report
 from anonsql.resolve import resolve
 from anonsql.spec import Spec
+from anonsql.spec.output import OutputNames
 from anonsql.stage import stage
 from anonsql.verify import verify
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.algorithms.workspace import Dimension
 from anonsql.hierarchies import Hierarchy
-from anonsql.workspace import Dimension
 
 
 def ancestors_table(dims: Sequence[Dimension]) -> pa.Table:

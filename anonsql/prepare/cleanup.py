@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from anonsql.algorithms.workspace import WORK_SCHEMA_PREFIX
 from anonsql.engines import Engine
-from anonsql.workspace import WORK_SCHEMA_PREFIX
 
 _RUN_SCHEMA = re.compile(re.escape(WORK_SCHEMA_PREFIX) + r"([0-9a-f]{12})")
 

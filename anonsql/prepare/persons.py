@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from anonsql.algorithms.workspace import Workspace
 from anonsql.errors import SpecError
 from anonsql.sql import TableName
-from anonsql.workspace import Workspace
 
 
 def build_person_tables(

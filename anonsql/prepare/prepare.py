@@ -1,5 +1,5 @@
 """The prepare step: the run's working tables, built in its own schema, and the
-:class:`~anonsql.workspace.Workspace` that describes them.
+:class:`~anonsql.algorithms.workspace.Workspace` that describes them.
 
 Hierarchies become lookup tables (``leaves<i>``: value -> leaf rank; ``nodes<i>``: every node;
 ``ancestors``: each leaf's ancestor at every depth), each checked to cover its column's values;
@@ -15,6 +15,14 @@ from dataclasses import replace
 
 import numpy as np
 
+from anonsql.algorithms.workspace import (
+    Dimension,
+    PersonLink,
+    SensitiveAttribute,
+    Workspace,
+    new_run_id,
+    work_schema,
+)
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchies, materialize, uncovered
@@ -23,14 +31,6 @@ from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.prepare.persons import build_person_tables
 from anonsql.resolve import Resolved
 from anonsql.sql import Relation, TableName
-from anonsql.workspace import (
-    Dimension,
-    PersonLink,
-    SensitiveAttribute,
-    Workspace,
-    new_run_id,
-    work_schema,
-)
 
 
 @contextlib.contextmanager

@@ -1,10 +1,10 @@
 """The publish step and the swap strategies that make a verified release the published one."""
 
-from anonsql.publish.publish import Release, exposure_columns, publish
+from anonsql.publish.publish import BuiltRelease, exposure_columns, publish
 from anonsql.publish.swap import Swap, TransactionalSwap, VersionedSwap, swap_for
 
 __all__ = [
-    "Release",
+    "BuiltRelease",
     "Swap",
     "TransactionalSwap",
     "VersionedSwap",

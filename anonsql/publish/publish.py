@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 from anonsql.engines import Engine
 from anonsql.layouts import Layout
-from anonsql.release.names import OutputNames
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 from anonsql.stage import Staged
 
 
 @dataclass(frozen=True)
-class Release:
+class BuiltRelease:
     """A release created in the database, before it is verified and certified.
 
     ``names`` are the names analysts will query; ``built`` the names it was created under
@@ -46,7 +46,7 @@ class Release:
         return self.staged.layout
 
 
-def publish(staged: Staged, built: OutputNames) -> Release:
+def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
     """Copy the staged companions, create the released relations as ``built`` and group the
     measured one into its class table."""
     ws, layout = staged.workspace, staged.layout
@@ -83,7 +83,7 @@ def publish(staged: Staged, built: OutputNames) -> Release:
         refined=refined is not None,
     )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
-    return Release(staged=staged, names=names, built=built, kind=kind, refined=refined)
+    return BuiltRelease(staged=staged, names=names, built=built, kind=kind, refined=refined)
 
 
 def exposure_columns(staged: Staged) -> list[str]:

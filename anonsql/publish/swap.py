@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.release.names import COMPANIONS, PRIVATE, OutputNames
 from anonsql.release.reader import is_published
+from anonsql.spec.output import COMPANIONS, PRIVATE, OutputNames
 from anonsql.sql import TableName
 
 

@@ -1,6 +1,7 @@
-"""A published release: its names and the one reader of what it holds."""
+"""The read side of a published release: the one reader of what it holds (``check``,
+``metrics``, reports and dbt read it through :func:`read_release`) and its status against the
+source now (:func:`release_status`)."""
 
-from anonsql.release.names import COMPANIONS, GENERALIZED_SUFFIX, OutputNames
 from anonsql.release.reader import (
     PublishedRelease,
     is_published,
@@ -8,14 +9,14 @@ from anonsql.release.reader import (
     read_certificate,
     read_release,
 )
+from anonsql.release.status import ReleaseStatus, release_status
 
 __all__ = [
-    "COMPANIONS",
-    "GENERALIZED_SUFFIX",
-    "OutputNames",
     "PublishedRelease",
+    "ReleaseStatus",
     "is_published",
     "person_facts",
     "read_certificate",
     "read_release",
+    "release_status",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import PrivacyModel, models_from_entries
-from anonsql.release.names import OutputNames
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
 

@@ -11,11 +11,12 @@ from typing import Any
 
 from anonsql.algorithms import Partitioning
 from anonsql.certify import Certificate
+from anonsql.measure.measure import Measurement
 from anonsql.metrics.base import MetricValue
-from anonsql.metrics.measure import Measurement
 from anonsql.privacy.check import CheckResult
-from anonsql.publish import Release
-from anonsql.release import OutputNames, person_facts
+from anonsql.publish import BuiltRelease
+from anonsql.release import person_facts
+from anonsql.spec.output import OutputNames
 from anonsql.verify import Verification
 
 
@@ -115,7 +116,7 @@ class RunResult:
 
 
 def report(
-    release: Release,
+    release: BuiltRelease,
     verification: Verification,
     measurement: Measurement,
     certificate: Certificate,

@@ -12,19 +12,19 @@ import math
 from collections.abc import Mapping, Sequence
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
-from anonsql.dependency.declared import resolve_dependencies
+from anonsql.algorithms.workspace import Dimension, SensitiveAttribute
 from anonsql.engines import ColumnInfo, Engine, TypeClass
 from anonsql.errors import SpecError
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
 from anonsql.registry import suggestion
-from anonsql.release.names import GENERALIZED_SUFFIX
+from anonsql.resolve.dependencies import resolve_dependencies
 from anonsql.resolve.linked import check_linked_columns
 from anonsql.resolve.persons import check_person_column, fingerprint_column, profile_persons
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
 from anonsql.spec import Role, Spec
+from anonsql.spec.output import GENERALIZED_SUFFIX
 from anonsql.sql import TableName
-from anonsql.workspace import Dimension, SensitiveAttribute
 
 
 def resolve(spec: Spec, engine: Engine) -> Resolved:

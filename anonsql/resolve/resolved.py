@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anonsql.algorithms.base import Algorithm
-from anonsql.dependency.fds import FunctionalDependency
+from anonsql.algorithms.workspace import Dimension, SensitiveAttribute
 from anonsql.engines import ColumnInfo
 from anonsql.privacy.base import PrivacyModel
 from anonsql.resolve.linked import LinkedColumn
 from anonsql.spec import Spec
+from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.sql import Relation, TableName
-from anonsql.workspace import Dimension, SensitiveAttribute
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Render Jinja SQL templates into SQL for one engine.
 
-Templates live in ``sql_templates/`` and are written in DuckDB's dialect. An engine may override
-a template with ``<name>.<dialect>.sql``; the lookup tries the override first and a miss names
-every file it tried. For another dialect every rendered statement is parsed by sqlglot at once (a
+Templates live in ``sql_templates/``, named by concern (``mondrian/``, ``publish/``, ...), and are
+written in DuckDB's dialect. An engine keeps the templates only it runs, and its overrides of
+shared ones, in its own home (``anonsql/engines/<name>/templates/``, under the same names): the
+lookup searches that folder first, then the shared tree, and a miss names every folder it
+tried. For another dialect every rendered statement is parsed by sqlglot at once (a
 template error names the template and shows the SQL) and then generated in the engine's dialect.
 An engine that speaks the template dialect runs the rendered text as written: it is only split
 into statements (``anonsql.sql.statements``: a ``;`` inside a quoted literal or name never
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -42,10 +45,15 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
+def _search_path(own: str | None) -> list[str]:
+    """An engine's own template folder (if any), then the shared tree."""
+    return [*([own] if own else []), str(resource_dir("sql_templates"))]
+
+
 @cache
-def _environment() -> jinja2.Environment:
+def _environment(own: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resource_dir("sql_templates"))),
+        loader=jinja2.FileSystemLoader(_search_path(own)),
         # templates are package data: no stat() of the file on every lookup
         auto_reload=False,
         # compiled templates are kept between processes (Jinja's per-user cache folder in the
@@ -73,22 +81,15 @@ def render_fragment(name: str, /, **params: Any) -> str:
         raise TemplateError(f"template {name}.sql: {err}") from err
 
 
-def _template_names(dialect: str, name: str) -> list[str]:
-    return [f"{name}.{dialect}.sql", f"{name}.sql"]
-
-
 @cache
-def _template(dialect: str, name: str) -> jinja2.Template:
-    """The override for ``dialect`` if there is one, else the shared template (looked up once:
-    a miss is not cached by Jinja and costs a file-system probe on every render)."""
-    env = _environment()
-    tried = _template_names(dialect, name)
-    for candidate in tried:
-        try:
-            return env.get_template(candidate)
-        except jinja2.TemplateNotFound:
-            continue
-    raise TemplateError(f"no SQL template for {name!r}; tried {', '.join(tried)}")
+def _template(own: str | None, name: str) -> jinja2.Template:
+    """The engine's own template if it has one, else the shared one (looked up once: a miss is
+    not cached by Jinja and costs a file-system probe on every render)."""
+    try:
+        return _environment(own).get_template(f"{name}.sql")
+    except jinja2.TemplateNotFound:
+        tried = ", ".join(_search_path(own))
+        raise TemplateError(f"no SQL template {name}.sql in {tried}") from None
 
 
 class SqlRenderer:
@@ -99,21 +100,21 @@ class SqlRenderer:
         dialect: str,
         defaults: Mapping[str, Any] | None = None,
         *,
-        overrides: str | None = None,
+        templates: Path | None = None,
     ) -> None:
         self.dialect = dialect
         #: Parameters every template of this engine sees (e.g. ``working_table``).
         self.defaults = dict(defaults or {})
-        #: The suffix of this engine's template overrides (``<name>.<overrides>.sql``): the
-        #: dialect's name unless the engine generates a customized sqlglot dialect.
-        self.overrides = overrides or dialect
+        #: The engine's own template folder, searched before the shared tree.
+        self.templates = str(templates) if templates is not None else None
 
-    def template_names(self, name: str) -> list[str]:
-        return _template_names(self.overrides, name)
+    def template_path(self, name: str) -> str:
+        """The file the template ``name`` renders from for this engine."""
+        return str(_template(self.templates, name).filename)
 
     def render_text(self, name: str, params: Mapping[str, Any]) -> str:
         """Render a template to SQL text in the template dialect (no parsing)."""
-        template = _template(self.overrides, name)
+        template = _template(self.templates, name)
         try:
             return template.render(**{**self.defaults, **params})
         except jinja2.UndefinedError as err:

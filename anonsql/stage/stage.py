@@ -15,9 +15,9 @@ import pyarrow as pa
 
 from anonsql import arrow
 from anonsql.algorithms import Partitioning
+from anonsql.algorithms.workspace import Workspace
 from anonsql.layouts import LAYOUTS, Layout
 from anonsql.resolve import Resolved
-from anonsql.workspace import Workspace
 
 
 @dataclass(frozen=True)

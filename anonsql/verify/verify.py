@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from anonsql.engines import Engine
 from anonsql.errors import VerificationError
 from anonsql.privacy.check import CheckResult, run_checks
-from anonsql.publish import Release
+from anonsql.publish import BuiltRelease
 from anonsql.sql import TableName
 
 
@@ -23,7 +23,7 @@ class Verification:
     counts: Mapping[str, int]
 
 
-def verify(release: Release) -> Verification:
+def verify(release: BuiltRelease) -> Verification:
     """Run the layout's checks and row accounting on the release as built. The rows of the
     measured relation are summed from its class table, grouped from that relation by the
     publish step (one pass over it instead of two)."""

@@ -1,6 +1,6 @@
 {# Shared macros of personalized publishing (digest 002). #}
 {#
-  The term of a numeric value x (a SQL expression) under fuzzy terms f (anonsql.personalized.fuzzy.FuzzySql):
+  The term of a numeric value x (a SQL expression) under fuzzy terms f (anonsql.algorithms.personalized.fuzzy.FuzzySql):
   the first term whose threshold x does not pass, the last term otherwise.
 #}
 {% macro fuzzy_term(x, f) -%}
@@ -36,7 +36,7 @@ END))
 {#
   A keyed pseudo-random BIGINT in [0, 2^31 - 1) from a non-negative BIGINT expression, the same
   on every engine (integer arithmetic only; every product stays below 2^63). m holds the key
-  (anonsql.personalized.mixing.Mixer). Used as a sort key for tie-breaks and shuffles.
+  (anonsql.algorithms.personalized.mixing.Mixer). Used as a sort key for tie-breaks and shuffles.
 #}
 {% macro mix(expr, m) -%}
 {% set y %}(((({{ expr }}) % 2147483647) * {{ m.a1 | lit }} + {{ m.b1 | lit }}) % 2147483647){% endset %}

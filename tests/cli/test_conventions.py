@@ -127,54 +127,6 @@ def test_version_and_report_command(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "not a relation published by anonsql" in missing.stderr
 
 
-EXPORTED = {
-    "AnonsqlError",
-    "CheckResult",
-    "Engine",
-    "EngineError",
-    "HierarchyError",
-    "InfeasibleError",
-    "InterruptedRun",
-    "ReleaseStatus",
-    "RunResult",
-    "Spec",
-    "SpecError",
-    "TableName",
-    "VerificationError",
-    "__version__",
-    "as_spec",
-    "check",
-    "check_output",
-    "cleanup",
-    "connect_database",
-    "init_spec",
-    "metrics",
-    "open_engine",
-    "plan",
-    "query_accuracy",
-    "render_report",
-    "run",
-    "status",
-    "write_report",
-}
-
-
-def test_public_api_members() -> None:
-    """``anonsql.__all__`` is the public API, each name importable from ``anonsql`` and each
-    the object its home module defines."""
-    assert set(anonsql.__all__) == EXPORTED
-    for name in anonsql.__all__:
-        member = getattr(anonsql, name)
-        assert member is not None
-        if callable(member) and not isinstance(member, type):
-            assert member.__doc__, name
-    from anonsql import api, errors
-
-    assert anonsql.run is api.run and anonsql.SpecError is errors.SpecError
-    with pytest.raises(AttributeError):
-        _ = anonsql.no_such_name  # type: ignore[attr-defined]
-
-
 def test_import_is_cheap() -> None:
     """``import anonsql`` loads no database driver, data frame or report code."""
     code = (

@@ -13,7 +13,7 @@ from anonsql.dbt.generate import generate, stale_files, status_macro
 from anonsql.dbt.project import DbtNames, project_spec
 from anonsql.dbt.python_model import duckdb_connection, model_spec, relation_name
 from anonsql.errors import SpecError
-from anonsql.release.names import OutputNames
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
 THIS = TableName("patients_anon", "analytics")

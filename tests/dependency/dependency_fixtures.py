@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from anonsql.dependency.encoding import EncodedRecords, Quasi, encode_table
-from anonsql.dependency.fds import parse_fds
+from anonsql.algorithms.dependency.encoding import EncodedRecords, Quasi, encode_table
 from anonsql.hierarchies.model import Hierarchy
+from anonsql.spec.dependencies import parse_fds
 
 PC_PATHS = [
     ["V6J", "[S,T,V]", "*"],

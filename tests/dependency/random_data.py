@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from anonsql.dependency.encoding import EncodedRecords, Quasi, encode_table
-from anonsql.dependency.fds import parse_fds
+from anonsql.algorithms.dependency.encoding import EncodedRecords, Quasi, encode_table
 from anonsql.hierarchies.model import Hierarchy
+from anonsql.spec.dependencies import parse_fds
 
 FDS = ["city -> region", "drug -> family"]
 

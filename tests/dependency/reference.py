@@ -1,6 +1,6 @@
 """Brute-force references of PAIR-ENUM and k-ASSEMBLE (the digest's clean readings): every
 candidate clustering is scored by recomputing its utility from scratch (Def. 10) with
-:func:`anonsql.dependency.loss.utility`, so the incremental bookkeeping of the package is
+:func:`anonsql.algorithms.dependency.loss.utility`, so the incremental bookkeeping of the package is
 checked against the definition. Plain Python loops: tiny inputs only."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import itertools
 
 import numpy as np
 
-from anonsql.dependency.distance import Metrics
-from anonsql.dependency.encoding import EncodedRecords
-from anonsql.dependency.loss import utility
-from anonsql.dependency.result import canonical_labels
+from anonsql.algorithms.dependency.distance import Metrics
+from anonsql.algorithms.dependency.encoding import EncodedRecords
+from anonsql.algorithms.dependency.loss import utility
+from anonsql.algorithms.dependency.result import canonical_labels
 
 TIE = 1e-9
 

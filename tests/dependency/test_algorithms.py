@@ -13,12 +13,13 @@ import random_data
 import reference
 from dependency_fixtures import R_DOUBLE_PRIME, R_PRIME, record_of_tuple, records
 
-from anonsql.dependency import k_assemble, k_member, pair_enum, top_down
-from anonsql.dependency.encoding import EncodedRecords
-from anonsql.dependency.k_assemble import Assembler
-from anonsql.dependency.loss import dependency_loss, utility
-from anonsql.dependency.pair_enum import PairEnum
-from anonsql.dependency.result import ClusteringResult, canonical_labels
+from anonsql.algorithms.dependency.encoding import EncodedRecords
+from anonsql.algorithms.dependency.k_assemble import Assembler, k_assemble
+from anonsql.algorithms.dependency.k_member import k_member
+from anonsql.algorithms.dependency.loss import dependency_loss, utility
+from anonsql.algorithms.dependency.pair_enum import PairEnum, pair_enum
+from anonsql.algorithms.dependency.result import ClusteringResult, canonical_labels
+from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.errors import SpecError
 
 

@@ -9,19 +9,12 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from dependency_fixtures import FDS, TABLE3, TABLE6
+from dependency_instances import create_instances, instance_counts
 
-from anonsql.dependency.fds import (
-    FunctionalDependency,
-    check_fds,
-    create_instances,
-    instance_counts,
-    instance_groups,
-    parse_fd,
-    parse_fds,
-    require_fds,
-)
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
+from anonsql.resolve.dependencies import check_fds, require_fds
+from anonsql.spec.dependencies import FunctionalDependency, instance_groups, parse_fd, parse_fds
 from anonsql.sql import TableName
 
 _tables = itertools.count()

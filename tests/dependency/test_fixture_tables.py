@@ -7,9 +7,10 @@ import pyarrow as pa
 import pytest
 from dependency_fixtures import FDS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE5, hierarchies, quasis
 
-from anonsql.dependency import parse_fds, release_loss
 from anonsql.engines import Engine
 from anonsql.hierarchies import materialize
+from anonsql.metrics.dependency_loss import release_loss
+from anonsql.spec.dependencies import parse_fds
 from anonsql.sql import TableName
 
 QI = ["PC", "PRV", "MED"]

@@ -21,11 +21,16 @@ from dependency_fixtures import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonsql.dependency.distance import AttributeMetric, EntropyTable, Metrics, value_distance
-from anonsql.dependency.loss import dependency_loss, ncp, utility
-from anonsql.dependency.release_loss import node_entropies, value_distances
+from anonsql.algorithms.dependency.distance import (
+    AttributeMetric,
+    EntropyTable,
+    Metrics,
+    value_distance,
+)
+from anonsql.algorithms.dependency.loss import dependency_loss, ncp, utility
 from anonsql.engines import Engine
 from anonsql.hierarchies import materialize
+from anonsql.metrics.dependency_loss import node_entropies, value_distances
 from anonsql.sql import TableName
 
 LOG10 = math.log(10)

@@ -16,25 +16,19 @@ from dependency_fixtures import FDS, hierarchies, quasis, table3
 from helpers import load_people, people_spec
 
 from anonsql import api
-from anonsql.dependency import (
-    assign_rows,
-    decision_table,
-    dependency_loss,
-    encode_table,
-    fetch_records,
-    k_assemble,
-    k_member,
-    pair_enum,
-    parse_fds,
-    release_loss,
-    top_down,
-    write_release,
-)
-from anonsql.dependency.encoding import Quasi
+from anonsql.algorithms.dependency.encoding import Quasi, encode_table, fetch_records
+from anonsql.algorithms.dependency.k_assemble import k_assemble
+from anonsql.algorithms.dependency.k_member import k_member
+from anonsql.algorithms.dependency.loss import dependency_loss
+from anonsql.algorithms.dependency.pair_enum import pair_enum
+from anonsql.algorithms.dependency.release import assign_rows, decision_table, write_release
+from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies import materialize
 from anonsql.hierarchies.model import Hierarchy
+from anonsql.metrics.dependency_loss import release_loss
+from anonsql.spec.dependencies import parse_fds
 from anonsql.sql import TableName
 
 _names = itertools.count()

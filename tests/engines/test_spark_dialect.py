@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sqlglot
 
-from anonsql.engines.spark_dialect import DIALECT
+from anonsql.engines.spark.dialect import DIALECT
 
 
 def spark_sql(duckdb_sql: str) -> str:

@@ -14,7 +14,7 @@ from helpers import CITY_HIERARCHY, people, people_spec
 
 from anonsql import api
 from anonsql.engines import Engine
-from anonsql.metrics.measure import REVEAL_CONFIDENCE, metric_context, release_context
+from anonsql.measure.measure import REVEAL_CONFIDENCE, metric_context, release_context
 from anonsql.metrics.registry import compute_all
 from anonsql.privacy import PrivacyModel
 from anonsql.release import read_release

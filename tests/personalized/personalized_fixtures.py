@@ -10,18 +10,18 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 from adversary import frame
+from personalized_pipeline import PersonalizedRelease, publish_personalized
 
-from anonsql.engines import Engine
-from anonsql.hierarchies import Hierarchy
-from anonsql.personalized.config import (
+from anonsql.algorithms.personalized.config import (
     CategoricalSA,
     ClusterKey,
     FuzzyTerms,
     NumericSA,
     PersonalizedConfig,
 )
-from anonsql.personalized.names import PublishedTables, WorkTables
-from anonsql.personalized.pipeline import PersonalizedRelease, publish_personalized
+from anonsql.algorithms.personalized.names import PublishedTables, WorkTables
+from anonsql.engines import Engine
+from anonsql.hierarchies import Hierarchy
 from anonsql.sql import TableName
 
 COLUMNS = [

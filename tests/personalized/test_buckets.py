@@ -7,9 +7,9 @@ import pyarrow as pa
 import pytest
 from personalized_fixtures import DISEASE, EDUCATION, JOB, publish, published_frames
 
+from anonsql.algorithms.personalized.buckets import bucket_counts
+from anonsql.algorithms.personalized.config import CategoricalSA, PersonalizedConfig
 from anonsql.engines import Engine
-from anonsql.personalized.buckets import bucket_counts
-from anonsql.personalized.config import CategoricalSA, PersonalizedConfig
 from anonsql.sql import TableName
 
 SMALL = TableName("small", "main")

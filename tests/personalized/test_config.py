@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 from personalized_fixtures import JOB, SALARY_PAPER, paper_config, safe_config
 
-from anonsql.errors import SpecError
-from anonsql.personalized.config import (
+from anonsql.algorithms.personalized.config import (
     CategoricalSA,
     ClusterKey,
     FuzzyTerms,
     NumericSA,
     PersonalizedConfig,
 )
+from anonsql.errors import SpecError
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ import pytest
 from adversary import frame
 from personalized_fixtures import LOAN_PAPER, SALARY_PAPER, SALARY_TRIANGULAR
 
+from anonsql.algorithms.personalized.config import FuzzyTerms, NumericSA, PersonalizedConfig
+from anonsql.algorithms.personalized.fuzzy import fuzzify, round_weights
+from anonsql.algorithms.personalized.names import WorkTables
+from anonsql.algorithms.personalized.prepare import prepare_rows
 from anonsql.engines import Engine
-from anonsql.personalized.config import FuzzyTerms, NumericSA, PersonalizedConfig
-from anonsql.personalized.fuzzy import fuzzify, round_weights
-from anonsql.personalized.names import WorkTables
-from anonsql.personalized.prepare import prepare_rows
 from anonsql.sql import TableName
 
 SALARIES = np.array([50000, 58000, 60000, 70000, 90000, 120000, 125000, 200000, 250000, 300000.0])

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from anonsql.errors import InfeasibleError
-from anonsql.personalized.clustering import (
+from anonsql.algorithms.personalized.clustering import (
     frequency_l_holds,
     greedy_groups,
     group_sizes_of,
     quota_groups,
 )
+from anonsql.errors import InfeasibleError
 from anonsql.privacy.base import IntArray
 
 

@@ -22,7 +22,7 @@ from personalized_fixtures import (
 )
 
 from anonsql.engines import Engine
-from anonsql.personalized.metrics import personalized_metrics
+from anonsql.metrics.personalized import personalized_metrics
 
 CONSENTING = [row for row in TABLE_2 if row[0]]
 PIDS = {row[1] for row in TABLE_2}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from personalized_fixtures import load_table_2, paper_config, publish, safe_config
 
+from anonsql.algorithms.personalized.config import CategoricalSA, ClusterKey, NumericSA
 from anonsql.engines import Engine
-from anonsql.personalized.config import CategoricalSA, ClusterKey, NumericSA
-from anonsql.personalized.metrics import make_workload, personalized_metrics, query_error
+from anonsql.metrics.personalized import make_workload, personalized_metrics, query_error
 
 
 @pytest.mark.parametrize("profile", ["paper_compat", "safe"])

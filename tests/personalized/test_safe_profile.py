@@ -24,18 +24,18 @@ from personalized_fixtures import (
     taxonomies,
 )
 
-from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
-from anonsql.errors import InfeasibleError, SpecError, VerificationError
-from anonsql.hierarchies import Hierarchy
-from anonsql.personalized.checks import BUCKET_DIVERSITY, GROUP_DIVERSITY, run_checks
-from anonsql.personalized.clustering import frequency_l_holds
-from anonsql.personalized.config import (
+from anonsql.algorithms.personalized.clustering import frequency_l_holds
+from anonsql.algorithms.personalized.config import (
     CategoricalSA,
     FuzzyTerms,
     NumericSA,
     PersonalizedConfig,
 )
-from anonsql.personalized.metrics import personalized_metrics
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
+from anonsql.errors import InfeasibleError, SpecError, VerificationError
+from anonsql.hierarchies import Hierarchy
+from anonsql.layouts.personalized.checks import BUCKET_DIVERSITY, GROUP_DIVERSITY, run_checks
+from anonsql.metrics.personalized import personalized_metrics
 from anonsql.sql import TableName
 
 

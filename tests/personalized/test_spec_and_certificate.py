@@ -6,12 +6,12 @@ import json
 from typing import Any
 
 import pytest
+from personalized_config import config_from_mapping
 from personalized_fixtures import JOB, load_table_2, publish, safe_config
 
+from anonsql.algorithms.personalized.config import CategoricalSA, ClusterKey, FuzzyTerms, NumericSA
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.personalized.config import CategoricalSA, ClusterKey, FuzzyTerms, NumericSA
-from anonsql.personalized.spec import config_from_mapping
 
 SECTION: dict[str, Any] = {
     "profile": "paper_compat",

@@ -14,7 +14,7 @@ from anonsql.engines import DuckDBEngine
 from anonsql.errors import VerificationError
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.publish.swap import TransactionalSwap, VersionedSwap, swap_for
-from anonsql.release import OutputNames
+from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
 

@@ -2,7 +2,7 @@
 
 H. Gorla, "Dependency-Preserving Generalization for Data Publishing", MSc thesis, McMaster
 University, 2019 (PAIR-ENUM, k-ASSEMBLE) and its baselines k-member (Byun et al., DASFAA 2007)
-and Top-down (Xu et al., KDD 2006), implemented in :mod:`anonsql.dependency`.
+and Top-down (Xu et al., KDD 2006), implemented in this package.
 
 Each algorithm here
 
@@ -38,19 +38,21 @@ from scipy.sparse.csgraph import connected_components
 
 from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.dependency.encoding import EncodedRecords, Quasi, encode, kept_columns
+from anonsql.algorithms.dependency.k_assemble import DEFAULT_MAX_RECORDS as K_ASSEMBLE_MAX_RECORDS
+from anonsql.algorithms.dependency.k_assemble import k_assemble
+from anonsql.algorithms.dependency.k_member import DEFAULT_MAX_RECORDS as K_MEMBER_MAX_RECORDS
+from anonsql.algorithms.dependency.k_member import k_member
+from anonsql.algorithms.dependency.pair_enum import DEFAULT_MAX_CELLS, pair_enum
+from anonsql.algorithms.dependency.pair_enum import DEFAULT_MAX_RECORDS as PAIR_ENUM_MAX_RECORDS
+from anonsql.algorithms.dependency.result import ClusteringResult
+from anonsql.algorithms.dependency.top_down import DEFAULT_MAX_RECORDS as TOP_DOWN_MAX_RECORDS
+from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
-from anonsql.dependency import k_assemble, k_member, pair_enum, top_down
-from anonsql.dependency.encoding import EncodedRecords, Quasi, encode, kept_columns
-from anonsql.dependency.k_assemble import DEFAULT_MAX_RECORDS as K_ASSEMBLE_MAX_RECORDS
-from anonsql.dependency.k_member import DEFAULT_MAX_RECORDS as K_MEMBER_MAX_RECORDS
-from anonsql.dependency.pair_enum import DEFAULT_MAX_CELLS
-from anonsql.dependency.pair_enum import DEFAULT_MAX_RECORDS as PAIR_ENUM_MAX_RECORDS
-from anonsql.dependency.result import ClusteringResult
-from anonsql.dependency.top_down import DEFAULT_MAX_RECORDS as TOP_DOWN_MAX_RECORDS
+from anonsql.algorithms.workspace import Workspace
 from anonsql.errors import SpecError
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PrivacyModel, largest_k
-from anonsql.workspace import Workspace
 
 #: The stats query's pid window, wide enough for every cluster.
 _ALL_PARTITIONS = (0, 2**62)

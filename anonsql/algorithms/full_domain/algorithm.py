@@ -53,9 +53,9 @@ from anonsql.algorithms.full_domain.population import (
 )
 from anonsql.algorithms.full_domain.result import FullDomainResult
 from anonsql.algorithms.full_domain.search import full_domain_search
+from anonsql.algorithms.workspace import Dimension, Workspace
 from anonsql.errors import SpecError
 from anonsql.hierarchies.io import new_hierarchy
-from anonsql.workspace import Dimension, Workspace
 
 #: Distinct values a numeric quasi-identifier without hierarchy may have (its binary ladder is
 #: built in Python, one node per group).

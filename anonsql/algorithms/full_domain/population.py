@@ -21,7 +21,7 @@ search supplies the model's predicate with each class's population count
 **Verification.** k-map's violation query (``privacy/k_map.sql``) matches the population's
 values *as they are* to the checked relation's. A release shows generalized labels, so matching
 it against the raw population would find no one. The release therefore carries a private
-companion, ``<name>__population`` (:class:`~anonsql.release.names.OutputNames`): per published
+companion, ``<name>__population`` (:class:`~anonsql.spec.output.OutputNames`): per published
 class its labels, exactly as the release shows them, and its persons in the population under the
 release's recoding (the record layout builds it from ``population_classes`` and the staged
 labels). The layout checks and guards k-map through
@@ -42,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
+from anonsql.algorithms.workspace import Workspace
 from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.sql import TableName
-from anonsql.workspace import Workspace
 
 #: The working table of the release's population count per class (``pid``, ``n``), which the
 #: record layout turns into the ``population`` companion.

@@ -68,10 +68,10 @@ from anonsql.algorithms.mondrian.split_choice import (
 from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
 from anonsql.algorithms.parts import parts_table
+from anonsql.algorithms.workspace import Workspace
 from anonsql.errors import InfeasibleError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
-from anonsql.workspace import Workspace
 
 
 class MondrianOptions(Options):

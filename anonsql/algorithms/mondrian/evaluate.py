@@ -16,10 +16,10 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.workspace import SensitiveAttribute
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import BoolArray, IntArray, PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
-from anonsql.workspace import SensitiveAttribute
 
 
 @dataclass

@@ -25,8 +25,8 @@ from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Column
 from anonsql.algorithms.mondrian.working import Window, WorkingSet
+from anonsql.algorithms.workspace import Dimension
 from anonsql.privacy.base import IntArray
-from anonsql.workspace import Dimension
 
 
 class MemoryWorkingSet(WorkingSet):

@@ -32,8 +32,8 @@ from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.workspace import Dimension
 from anonsql.privacy.base import FloatArray, IntArray
-from anonsql.workspace import Dimension
 
 SplitRule = Literal["widest", "loss"]
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from anonsql.algorithms.workspace import Dimension
 from anonsql.engines.base import Engine
 from anonsql.sql import TableName
-from anonsql.workspace import Dimension
 
 #: A half-open range of partition ids, [first, last).
 Window = tuple[int, int]

@@ -16,7 +16,7 @@ import math
 from anonsql.algorithms.base import ProgressCallback
 from anonsql.algorithms.one_d.hilbert_curve import MAX_KEY_BITS, hilbert_key_sql
 from anonsql.algorithms.one_d.mapped import Mapped1D
-from anonsql.workspace import Workspace
+from anonsql.algorithms.workspace import Workspace
 
 
 class Hilbert1D(Mapped1D):

@@ -29,9 +29,9 @@ from pydantic import Field
 from anonsql import arrow
 from anonsql.algorithms.base import Options, ProgressCallback
 from anonsql.algorithms.one_d.mapped import Mapped1D
+from anonsql.algorithms.workspace import Workspace
 from anonsql.privacy.base import FloatArray, largest_k
 from anonsql.sql import TableName
-from anonsql.workspace import Workspace
 
 
 class IDistanceOptions(Options):

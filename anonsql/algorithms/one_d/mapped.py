@@ -41,10 +41,10 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.one_d.l_diversity import Diversity, NotEligible, l_diverse_groups
 from anonsql.algorithms.one_d.optimal import OptimalPartitioner
 from anonsql.algorithms.parts import parts_table
+from anonsql.algorithms.workspace import Workspace
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy.base import Bound, PrivacyModel, largest_k
 from anonsql.sql import TableName
-from anonsql.workspace import Workspace
 
 #: The stats query's pid window, wide enough for every group.
 _ALL_PARTITIONS = (0, 2**62)

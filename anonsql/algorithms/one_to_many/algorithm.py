@@ -36,9 +36,9 @@ from anonsql.algorithms.one_to_many.fingerprint_partition import (
     FingerprintBuckets,
     FingerprintPartition,
 )
+from anonsql.algorithms.workspace import SensitiveAttribute, Workspace
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy.base import PrivacyModel
-from anonsql.workspace import SensitiveAttribute, Workspace
 
 
 class OneToManyOptions(MondrianOptions):

@@ -30,8 +30,8 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql.algorithms.base import ProgressCallback
+from anonsql.algorithms.workspace import Workspace
 from anonsql.privacy.base import IntArray
-from anonsql.workspace import Workspace
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -22,13 +22,13 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import in_memory
 from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, WorkingSet
+from anonsql.algorithms.workspace import Dimension
 from anonsql.demo import adult_spec
 from anonsql.engines import Engine
 from anonsql.hierarchies.model import Hierarchy
 from anonsql.prepare.ancestors import ancestors_table
 from anonsql.samples import sample_csv
 from anonsql.sql import TableName
-from anonsql.workspace import Dimension
 
 #: Leaves at depths 1 to 3 (an unbalanced hierarchy: some bins have no ancestor at a depth).
 PLACES = Hierarchy(

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from anonsql import api
+from anonsql.algorithms.workspace import Dimension
 from anonsql.demo import adult_spec
 from anonsql.engines import Engine
 from anonsql.samples import load_adult
 from anonsql.sql import TableName
-from anonsql.workspace import Dimension
 
 DIMS = (
     Dimension(index=0, column="a", kind="numeric"),

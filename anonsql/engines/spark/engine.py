@@ -1,0 +1,257 @@
+"""Spark SQL through pyspark (the optional extra ``anonsql[spark]``).
+
+``database:`` in the spec says where Spark runs: ``local[N]`` (in this process, N cores), a
+cluster manager's master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) or a Spark Connect
+address (``sc://host:15002``); left out, Spark's configured ``spark.master``. Everything else
+(catalog, metastore, warehouse, executors) comes from Spark's own configuration
+(``spark-defaults.conf`` under ``SPARK_CONF_DIR``), as for any Spark application. Working
+tables are managed tables of the session's catalog; Python receives query results only, which
+anonsql keeps to aggregates and decisions.
+
+Spark has no transactions and cannot update or delete rows of plain tables, so the engine
+declares ``transactional_ddl = False``: releases are published as versioned tables and swapped
+in with ``CREATE OR REPLACE VIEW`` (:mod:`anonsql.publish.swap`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from sqlglot import exp
+
+from anonsql import arrow
+from anonsql.engines.base import Engine, redact
+from anonsql.engines.spark.dialect import DIALECT
+from anonsql.engines.types import ColumnInfo
+from anonsql.errors import EngineError, SpecError
+from anonsql.sql import TableName
+
+try:  # the driver is an optional extra; the registry imports this module only for engine: spark
+    from pyspark.errors import PySparkException
+    from pyspark.sql import DataFrame, SparkSession
+except ImportError as _err:  # pragma: no cover - depends on the installation
+    raise SpecError(
+        "engine",
+        "engine 'spark' needs pyspark, which is not installed",
+        "install the extra: pip install 'anonsql[spark]' (and Java 17 or newer)",
+    ) from _err
+
+_views = itertools.count()
+#: Rows per ``createDataFrame`` when loading an Arrow table.
+LOAD_SLICE_ROWS = 1_000_000
+
+#: Master URLs anonsql accepts (anything else is refused before Spark starts).
+_MASTER = re.compile(r"(local(\[(\d+|\*)(,\d+)?\])?|spark://\S+|yarn|k8s://\S+|mesos://\S+)")
+
+#: Settings for an in-process (``local``) session (``conf`` overrides them): no web UI or
+#: progress bars, errors only in the log, few shuffle partitions (adaptive execution merges
+#: them further), and a 4 GiB heap: in local mode the driver is also the only executor, and
+#: Spark's default 1 GiB cannot build the broadcast side of a join on Mondrian's working table
+#: at 1e7 rows (its Parquet files are small, so Spark estimates the table small and broadcasts
+#: it). The heap is a ceiling; the JVM grows to it only when the data needs it.
+_LOCAL_DEFAULTS = {
+    "spark.driver.memory": "4g",
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.log.level": "ERROR",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.sql.session.timeZone": "UTC",
+}
+
+
+def check_database(database: str) -> None:
+    """Refuse a ``database:`` that is neither a master URL nor a Spark Connect address (empty:
+    Spark's configured ``spark.master``)."""
+    if not database or database.startswith("sc://") or _MASTER.fullmatch(database):
+        return
+    raise SpecError(
+        "database",
+        "not a Spark master URL or Spark Connect address",
+        "write e.g. 'local[2]', 'spark://host:7077', 'yarn' or 'sc://host:15002'",
+    )
+
+
+def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkSession:
+    """A Spark session for ``database`` (reusing this process's active session if it has one
+    for the same master)."""
+    check_database(database)
+    builder: Any = SparkSession.builder.appName("anonsql")
+    if database.startswith("sc://"):
+        builder = builder.remote(database)
+    else:
+        if database:
+            builder = builder.master(database)
+        if database.startswith("local"):
+            for key, value in _LOCAL_DEFAULTS.items():
+                builder = builder.config(key, value)
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
+    try:
+        session: SparkSession = builder.getOrCreate()
+    except Exception as err:  # Java missing, cluster unreachable: Spark's errors vary in type
+        raise EngineError(
+            f"cannot start Spark for {database}: {type(err).__name__}: {redact(str(err))[:500]}. "
+            "Fix: check that Java 17 or newer is installed (java -version) and that the master "
+            "or Spark Connect server is reachable"
+        ) from None
+    return session
+
+
+class SparkEngine(Engine):
+    """A Spark SQL session: local, on a cluster, or through Spark Connect."""
+
+    name = "spark"
+    templates = Path(__file__).resolve().parent / "templates"
+    #: sqlglot's Spark with anonsql's corrections (ordered ARRAY_AGG, row ids)
+    dialect = DIALECT
+    transactional_ddl = False
+    database_is_path = False
+    #: A correlated LATERAL ... ORDER BY ... LIMIT in a recursive CTE's step fails to plan
+    #: (Spark rewrites the LIMIT as a row number without the order): eir_l_diversity is refused.
+    recursive_lateral_joins = False
+
+    def __init__(
+        self,
+        database: str = "local[2]",
+        *,
+        session: SparkSession | None = None,
+        conf: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.database = database
+        self._owns_session = session is None
+        self.spark = session if session is not None else open_session(database, conf)
+
+    def _wrap(self, err: Exception) -> EngineError:
+        text = " ".join(redact(str(err)).split())[:800]
+        return EngineError(f"Spark refused a statement: {type(err).__name__}: {text}")
+
+    def _df(self, sql: str) -> DataFrame:
+        try:
+            return self.spark.sql(sql)
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def _execute(self, sql: str) -> None:
+        try:
+            self._df(sql).collect()
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def _fetchall(self, sql: str) -> list[tuple[Any, ...]]:
+        try:
+            return [tuple(row) for row in self._df(sql).collect()]
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def _fetch_arrow(self, sql: str) -> pa.Table:
+        try:
+            return self._df(sql).toArrow()
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def _iter_arrow(self, sql: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
+        # rows arrive one partition at a time, so the driver holds a partition, not the result
+        try:
+            df = self._df(sql)
+            schema = df.limit(0).toArrow().schema
+            rows: list[tuple[Any, ...]] = []
+            for row in df.toLocalIterator(prefetchPartitions=False):
+                rows.append(tuple(row))
+                if len(rows) >= batch_rows:
+                    yield _batch(schema, rows)
+                    rows = []
+            if rows:
+                yield _batch(schema, rows)
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def load_arrow(self, target: TableName, data: pa.Table) -> None:
+        # in slices: the driver's JVM deserializes each createDataFrame whole, and one table of
+        # 1e7 rows exhausts a default 1 GiB heap
+        for start in range(0, max(data.num_rows, 1), LOAD_SLICE_ROWS):
+            view_name = f"anonsql_arrow_{next(_views)}"
+            try:
+                self.spark.createDataFrame(
+                    data.slice(start, LOAD_SLICE_ROWS)
+                ).createOrReplaceTempView(view_name)
+            except PySparkException as err:
+                raise self._wrap(err) from err
+            try:
+                template = "create_table_as_select_all" if start == 0 else "insert_select_all"
+                self.run(template, target=target, source=TableName(view_name))
+            finally:
+                self.spark.catalog.dropTempView(view_name)
+
+    # The catalog is read through Spark's Catalog API (Spark SQL has no information_schema).
+    def columns(self, relation: TableName) -> list[ColumnInfo] | None:
+        if self.relation_kind(relation) is None:
+            return None
+        schema = relation.schema or self.current_schema()
+        qualified = exp.table_(relation.name, db=schema, quoted=True).sql(dialect=self.dialect)
+        try:
+            found = self.spark.catalog.listColumns(qualified)
+        except PySparkException as err:
+            raise self._wrap(err) from err
+        return [ColumnInfo.of(c.name, c.dataType.upper(), self.dialect) for c in found]
+
+    def relation_kinds(self, relations: Sequence[TableName]) -> dict[TableName, str | None]:
+        listed: dict[str, dict[str, str]] = {}
+        kinds: dict[TableName, str | None] = {}
+        for relation, schema in self.schemas_of(relations).items():
+            if schema not in listed:
+                listed[schema] = self._relations(schema)
+            kinds[relation] = listed[schema].get(relation.name.lower())
+        return kinds
+
+    def _relations(self, schema: str) -> dict[str, str]:
+        """Name -> 'table' | 'view' of the relations of ``schema`` (temporary views excluded)."""
+        if not self.schema_exists(schema):
+            return {}
+        try:
+            tables = self.spark.catalog.listTables(schema)
+        except PySparkException as err:
+            raise self._wrap(err) from err
+        return {
+            t.name.lower(): "view" if t.tableType == "VIEW" else "table"
+            for t in tables
+            if not t.isTemporary
+        }
+
+    def schema_exists(self, schema: str) -> bool:
+        return schema.lower() in self._schemas()
+
+    def _schemas(self) -> list[str]:
+        try:
+            return [d.name.lower() for d in self.spark.catalog.listDatabases()]
+        except PySparkException as err:
+            raise self._wrap(err) from err
+
+    def schemas_starting_with(self, prefix: str) -> list[str]:
+        return sorted(s for s in self._schemas() if s.startswith(prefix.lower()))
+
+    def relations_starting_with(self, schema: str, prefix: str) -> list[str]:
+        return sorted(n for n in self._relations(schema) if n.startswith(prefix.lower()))
+
+    def current_schema(self) -> str:
+        return str(self.fetchall("SELECT current_schema()")[0][0])
+
+    def close(self) -> None:
+        if self._owns_session:
+            self.spark.stop()
+
+
+def _batch(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
+    columns = list(zip(*rows, strict=True))
+    return pa.RecordBatch.from_arrays(
+        [
+            arrow.array(list(col), type=field.type)
+            for col, field in zip(columns, schema, strict=True)
+        ],
+        schema=schema,
+    )

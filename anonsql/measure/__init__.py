@@ -1,0 +1,12 @@
+"""The measure step: every registered metric computed by SQL on the release, what its unchanged
+columns expose, and the re-identification risk of its source."""
+
+from anonsql.measure.measure import (
+    ColumnExposure,
+    Measurement,
+    measure,
+    metric_context,
+    release_context,
+)
+
+__all__ = ["ColumnExposure", "Measurement", "measure", "metric_context", "release_context"]

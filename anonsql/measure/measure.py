@@ -1,0 +1,192 @@
+"""The measure step: every registered metric (``__metrics``) computed by SQL on the release
+(class-based ones from its ``__classes``, built by the publish step from the same relation);
+and the one builder of a :class:`~anonsql.metrics.base.MetricContext`, for a release being
+published or one read back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from anonsql import arrow
+from anonsql.engines import Engine
+from anonsql.layouts import LAYOUTS
+from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
+from anonsql.metrics.registry import compute_all
+from anonsql.metrics.risk import risk_settings, settings_of, source_figures
+from anonsql.privacy import PrivacyModel, largest_k
+from anonsql.publish import BuiltRelease, exposure_columns
+from anonsql.release import PublishedRelease
+from anonsql.spec import Role
+from anonsql.spec.dependencies import FunctionalDependency
+from anonsql.spec.output import OutputNames
+
+#: A value of a published column gives a quasi-identifier away when at least this share of the
+#: source rows holding it share one value of the quasi-identifier (Adult: "Husband" is male on
+#: 12,462 of 12,463 rows).
+REVEAL_CONFIDENCE = 0.99
+
+
+@dataclass(frozen=True)
+class ColumnExposure:
+    """What a column published unchanged adds to a release: rows in classes (published
+    quasi-identifiers + the column) below the release's k, and per quasi-identifier the rows
+    published generalized whose value of the column gives the original value away (with
+    :data:`REVEAL_CONFIDENCE`)."""
+
+    column: str
+    #: None for sensitive columns (what the release protects, not what an adversary knows).
+    small_class_rows: int | None
+    revealed_rows: Mapping[str, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "small_class_rows": self.small_class_rows,
+            "revealed_rows": dict(self.revealed_rows),
+        }
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The metrics of a release, what its unchanged columns expose, the re-identification risk
+    of its source and how risk was measured (:mod:`anonsql.metrics.risk`), for the certificate."""
+
+    metrics: tuple[MetricValue, ...]
+    exposure: tuple[ColumnExposure, ...] = ()
+    source_risk: Mapping[str, float] = field(default_factory=dict)
+    risk_settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def value(self, name: str, attribute: str | None = None) -> float:
+        for m in self.metrics:
+            if m.name == name and m.attribute == attribute:
+                return m.value
+        raise KeyError((name, attribute))
+
+
+def metric_context(
+    engine: Engine,
+    names: OutputNames,
+    layout: str,
+    qids: Sequence[QidInfo],
+    models: Sequence[PrivacyModel],
+    individuals: int,
+    functional_dependencies: tuple[FunctionalDependency, ...] = (),
+    risk: Mapping[str, Any] | None = None,
+    classes: bool = False,
+) -> MetricContext:
+    """What the metrics need to measure the release published as ``names`` (``classes``: its
+    ``__classes`` table was just built from the measured relation, metrics may read it)."""
+    return MetricContext(
+        engine=engine,
+        relation=LAYOUTS.get(layout).measured(names),
+        qids=list(qids),
+        hierarchy_nodes=names.hierarchy_nodes,
+        source_rows=individuals,
+        k=largest_k(models),
+        fingerprints=names.fingerprints if layout == "person" else None,
+        functional_dependencies=functional_dependencies,
+        source=names.source if functional_dependencies else None,
+        risk=dict(risk or {}),
+        classes=names.classes if classes else None,
+    )
+
+
+def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
+    """The metric context of a release read back from the database."""
+    qids = [
+        QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
+        for a in release.attributes(engine)
+    ]
+    return metric_context(
+        engine,
+        release.names,
+        release.layout,
+        qids,
+        release.models,
+        release.individuals,
+        risk=settings_of(release.certificate),
+    )
+
+
+def measure(release: BuiltRelease) -> Measurement:
+    """Write ``__metrics`` beside the release (class-based metrics read the ``__classes`` the
+    publish step built); return the metrics."""
+    e, built, layout = release.engine, release.built, release.layout
+    dims = release.staged.workspace.dimensions
+    qids = [
+        QidInfo(
+            d.column,
+            d.kind,
+            d.global_min if d.is_numeric else None,
+            d.global_max if d.is_numeric else None,
+            d.hierarchy.leaf_count if d.hierarchy else None,
+        )
+        for d in dims
+    ]
+    ws, resolved = release.staged.workspace, release.staged.resolved
+    settings = risk_settings(resolved.spec, e)
+    ctx = metric_context(
+        e,
+        built,
+        layout.name,
+        qids,
+        ws.models,
+        layout.individuals(),
+        ws.functional_dependencies,
+        risk=settings,
+        classes=True,
+    )
+    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
+    e.load_arrow(built.metrics, metrics_table(metrics))
+    if ws.person is not None:
+        # persons: their coded QIDs group them as their source values do
+        source = source_figures(
+            e, ws.work("persons"), [d.code for d in dims], settings, with_population=False
+        )
+    else:
+        source = source_figures(e, resolved.source, resolved.qids, settings, with_population=True)
+    return Measurement(tuple(metrics), measure_exposure(release), source, settings)
+
+
+def measure_exposure(release: BuiltRelease) -> tuple[ColumnExposure, ...]:
+    """Per column published unchanged, what it adds to the release (one query each, over the
+    release grouped by its quasi-identifiers and the column: from ``release.refined`` when the
+    publish step grouped it already)."""
+    resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
+    columns = exposure_columns(release.staged)
+    models = ws.models
+    k = largest_k(models) or max([m.min_rows() for m in models] + [1])
+    qids = [{"column": d.column, "numeric": d.is_numeric, "index": d.index} for d in ws.dimensions]
+    sensitive = set(resolved.spec.columns_with(Role.SENSITIVE))
+    found = []
+    for column in columns:
+        row = release.engine.query(
+            "linked/exposure",
+            source=built.source,
+            release=built.main,
+            refined=release.refined,
+            nodes=built.hierarchy_nodes,
+            column=column,
+            qids=qids,
+            k=k,
+            confidence=REVEAL_CONFIDENCE,
+        )[0]
+        revealed = {d.column: int(row[1 + i] or 0) for i, d in enumerate(ws.dimensions)}
+        # the adversary knows quasi-identifiers and may know an insensitive column, not the
+        # sensitive values the release protects: those refine classes by design
+        small = None if column in sensitive else int(row[0] or 0)
+        found.append(ColumnExposure(column, small, revealed))
+    return tuple(found)
+
+
+def metrics_table(metrics: Sequence[MetricValue]) -> pa.Table:
+    return arrow.table(
+        {
+            "metric": arrow.array([m.name for m in metrics], pa.string()),
+            "attribute": arrow.array([m.attribute for m in metrics], pa.string()),
+            "value": arrow.array([m.value for m in metrics], pa.float64()),
+        }
+    )

@@ -1,0 +1,87 @@
+"""The status of a published release against its source now: what analysts can query, what the
+guard withholds, what the release does not cover, and whether the source changed since the
+release was certified (a pipeline gate: ``anonsql status``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from anonsql.engines import Engine
+from anonsql.layouts import LAYOUTS
+from anonsql.release.reader import PublishedRelease, read_release
+from anonsql.spec.output import OutputNames
+from anonsql.sql import TableName
+
+
+@dataclass(frozen=True)
+class ReleaseStatus:
+    """A release's rows now against the rows it was certified with.
+
+    ``withheld_rows`` are released rows the live view's guard hides because their class (or
+    person, or the whole release) now violates a certified model; ``uncovered_rows`` are source
+    rows the release never saw (a new quasi-identifier vector, person or item), which it does
+    not show either. ``stale`` says the source changed since certification.
+    """
+
+    output: str
+    materialize: str
+    certified_source_rows: int
+    certified_rows: int
+    source_rows: int
+    released_rows: int
+    published_rows: int
+    withheld_rows: int
+    uncovered_rows: int
+    suppressed_rows: int
+    stale: bool
+
+    @property
+    def hidden_rows(self) -> int:
+        """Source rows analysts cannot see beyond those suppressed when certified."""
+        return self.withheld_rows + self.uncovered_rows
+
+    @property
+    def hidden_share(self) -> float:
+        return self.hidden_rows / self.source_rows if self.source_rows else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        return {**asdict(self), "hidden_rows": self.hidden_rows, "hidden_share": self.hidden_share}
+
+
+def checksum(engine: Engine, relation: TableName) -> str:
+    """Rows and an order-independent hash of ``relation`` (comparable on one engine only)."""
+    columns = [c.name for c in engine.columns(relation) or []]
+    rows, value = engine.query("status/checksum", relation=relation, columns=columns)[0]
+    return f"{int(rows)}:{int(value)}"
+
+
+def release_status(engine: Engine, output: TableName) -> ReleaseStatus:
+    """The status of the release published as ``output``."""
+    release = read_release(
+        engine, output, fix="give the name of a relation published by `anonsql run`"
+    )
+    return status_of(engine, release)
+
+
+def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
+    names: OutputNames = release.names
+    coverage = LAYOUTS.get(release.layout).coverage(engine, release)
+    released = engine.count_rows(names.released)
+    published = engine.count_rows(names.main)
+    view = release.certificate.get("materialize") == "view"
+    certified = release.certificate.get("source_checksum")
+    stale = certified is None or checksum(engine, names.source) != certified
+    return ReleaseStatus(
+        output=str(names.main),
+        materialize=str(release.certificate.get("materialize")),
+        certified_source_rows=release.source_rows,
+        certified_rows=int(release.certificate["published_rows"]),
+        source_rows=coverage.source_rows,
+        released_rows=released,
+        published_rows=published,
+        withheld_rows=max(released - published, 0) if view else 0,
+        uncovered_rows=coverage.source_rows - coverage.covered_rows,
+        suppressed_rows=coverage.suppressed_rows,
+        stale=stale,
+    )

@@ -1,0 +1,67 @@
+"""The public API is what the docs say (httpx's ``test_exported_members``): every name in
+``anonsql.__all__`` is the object its home module defines, also once every module of the package
+is imported (a subpackage named like a function would shadow it: ``from anonsql import plan``
+once gave the module), each is listed in the package docstring, and ``anonsql.api.__all__``
+names every public function ``anonsql.api`` defines."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import types
+
+import pytest
+
+import anonsql
+from anonsql import api
+
+#: Modules whose imports need an optional extra that may be missing.
+OPTIONAL = {"anonsql.engines.spark": "pyspark", "anonsql.dbt.python_model": "dbt"}
+
+
+def _import_every_module() -> None:
+    for module in pkgutil.walk_packages(anonsql.__path__, "anonsql."):
+        if module.name == "anonsql.__main__":  # runs the CLI
+            continue
+        extra = next((e for m, e in OPTIONAL.items() if module.name.startswith(m)), None)
+        if extra is not None and importlib.util.find_spec(extra) is None:
+            continue
+        importlib.import_module(module.name)
+
+
+def test_every_exported_name_is_its_home_modules_object() -> None:
+    _import_every_module()
+    homes = anonsql._WHERE  # name -> home module, what the lazy loader imports from
+    assert set(anonsql.__all__) == {*homes, "__version__"}
+    for name in homes:
+        member = getattr(anonsql, name)
+        assert not isinstance(member, types.ModuleType), f"anonsql.{name} is a module"
+        assert member is getattr(importlib.import_module(homes[name]), name), name
+        exec(f"from anonsql import {name} as imported", {}, found := {})
+        assert found["imported"] is member, name
+
+
+@pytest.mark.parametrize("name", sorted(anonsql._WHERE))
+def test_every_exported_name_is_documented(name: str) -> None:
+    assert anonsql.__doc__ is not None and name in anonsql.__doc__
+    member = getattr(anonsql, name)
+    if callable(member):
+        assert member.__doc__, f"anonsql.{name} has no docstring"
+
+
+def test_api_all_names_every_public_function() -> None:
+    defined = {
+        name
+        for name, value in vars(api).items()
+        if not name.startswith("_")
+        and inspect.isfunction(value)
+        and value.__module__ == api.__name__
+    }
+    assert defined <= set(api.__all__), sorted(defined - set(api.__all__))
+    assert all(hasattr(api, name) for name in api.__all__)
+
+
+def test_unknown_names_raise() -> None:
+    with pytest.raises(AttributeError):
+        _ = anonsql.no_such_name  # type: ignore[attr-defined]
