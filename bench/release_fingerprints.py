@@ -35,6 +35,8 @@ from anonsql.sql import TableName
 ROOT = Path(__file__).resolve().parent.parent
 #: Certificate fields that differ from run to run by nature.
 VOLATILE = {"run_id", "created_at", "seconds", "anonsql_version"}
+#: Timings inside the certificate's ``search`` record (full-domain search statistics).
+VOLATILE_SEARCH = {"seconds", "sql_seconds"}
 #: Relations of a release whose rows are fingerprinted (those that exist).
 RELATIONS = ("", "__by_person", "__classes", "__metrics", "__attributes", "__hierarchy_nodes")
 #: Those of them published in the private schema since issue 11.
@@ -181,6 +183,16 @@ def _rows_hash(engine: Engine, relation: TableName, drop: str | None = None) -> 
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
 
 
+def _without_timings(certificate: dict[str, Any]) -> dict[str, Any]:
+    """The certificate with the search statistics' timings left out (they differ run to run)."""
+    search = json.loads(certificate.get("search") or "null")
+    if isinstance(search, dict) and isinstance(search.get("statistics"), dict):
+        for key in VOLATILE_SEARCH:
+            search["statistics"].pop(key, None)
+        certificate = {**certificate, "search": json.dumps(search, sort_keys=True)}
+    return certificate
+
+
 def fingerprint(engine: Engine, output: TableName) -> dict[str, Any]:
     found: dict[str, Any] = {}
     certificate = engine.query_arrow(
@@ -316,6 +328,9 @@ def main() -> None:
     if args.compare:
         before = json.loads(args.compare.read_text())
         now = json.loads(json.dumps(results, default=str))
+        for found in (before, now):
+            for value in found.values():
+                value["certificate"] = _without_timings(value["certificate"])
         differ = [k for k in now if k in before and before[k] != now[k]]
         missing = [k for k in before if k not in now]
         for key in differ:
