@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from anonsql.algorithms import ALGORITHMS, Algorithm
 from anonsql.algorithms.workspace import Dimension, SensitiveAttribute
@@ -23,96 +24,51 @@ from anonsql.resolve.persons import check_person_column, fingerprint_column, pro
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
 from anonsql.spec import Role, Spec
+from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.spec.output import GENERALIZED_SUFFIX
-from anonsql.sql import TableName
+from anonsql.sql import Relation, TableName
 
 
 def resolve(spec: Spec, engine: Engine) -> Resolved:
-    """Check ``spec`` against ``engine``'s catalog and data; nothing is written."""
+    """Check ``spec`` against ``engine``'s catalog and data; nothing is written.
+
+    The steps run in this order, so a spec with several problems reports the first: the spec
+    against the catalog (algorithm, source, output, grants, columns, quasi-identifiers, models,
+    functional dependencies), then against the profiled data (rows, NULLs, ranges, persons, what
+    the models need), then the published columns that would reveal a quasi-identifier.
+    """
     algorithm = choose_algorithm(spec)
     source = resolve_source(spec, engine)
-    output = TableName(name=spec.output.name, schema=spec.output.schema_)
-    if output in source.tables:
-        raise SpecError(
-            "output", "the output would replace the source", "publish under another name"
-        )
+    output = output_table(spec, source.tables)
     check_grants(spec, engine)
     catalog = source.columns
     check_columns(list(spec.columns), catalog, "columns")
-    types = {c.name: c for c in catalog}
-    for name in spec.columns:
-        if name.endswith(GENERALIZED_SUFFIX):
-            raise SpecError(
-                f"columns.{name}",
-                f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
-                "rename the column in a view over the source",
-            )
+    check_reserved_names(spec)
     if spec.person_id is not None:
         check_person_column(spec, catalog)
-
+    types = {c.name: c for c in catalog}
     dims = quasi_identifiers(spec, types)
     models = build_models(spec)
-    for position, model in enumerate(models):
-        model.check_engine(engine, f"privacy[{position}].{model.name}")
+    check_engine_support(models, engine)
     algorithm.check_models(models)
     algorithm = algorithm.bind(spec, catalog)
     fingerprints = fingerprint_column(spec, models)
-    order = list(spec.columns)
-    record_level = [m for m in models if not m.counts_persons]
     fds = resolve_dependencies(spec, engine, source.relation, catalog)
-    read = set(sensitive_columns(record_level))
-    if algorithm.reads_dependencies:
-        read |= {c for fd in fds for c in fd.attributes if c in spec.columns_with(Role.SENSITIVE)}
-    sa_columns = sorted(read, key=order.index)
-    sensitive = [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(sa_columns)]
+    sensitive = sensitive_attributes(spec, algorithm, models, fds, types)
     check_model_fit(spec, models, types)
 
-    profile = engine.query_arrow(
-        "prepare/profile", source=source.relation, dims=dims, sensitive=sensitive
-    )
-    row = {name: profile.column(name)[0].as_py() for name in profile.column_names}
-    rows = int(row["rows"])
-    if rows == 0:
-        raise SpecError("source", "the source table is empty", "anonymize a table with rows")
-    profiled: list[Dimension] = []
-    for d in dims:
-        nulls = int(row[f"nulls{d.index}"])
-        if nulls:
-            raise SpecError(
-                f"columns.{d.column}",
-                f"{nulls} rows have NULL in this quasi-identifier",
-                "fill the NULLs (e.g. a view with COALESCE) or exclude those rows",
-            )
-        if d.is_numeric:
-            low, high = float(row[f"min{d.index}"]), float(row[f"max{d.index}"])
-            check_numeric_range(d.column, low, high)
-            d = Dimension(d.index, d.column, d.kind, global_min=low, global_max=high)
-        profiled.append(d)
-    sensitive = [
-        SensitiveAttribute(s.index, s.column, int(row[f"distinct{s.index}"]), s.numeric)
-        for s in sensitive
-    ]
-    data = DataProfile(rows=rows, distinct_sensitive={s.column: s.distinct for s in sensitive})
-    person = None
-    if spec.person_id is not None:
-        persons, items = profile_persons(engine, source.relation, spec.person_id, fingerprints)
-        person = PersonDeclaration(spec.person_id, fingerprints, persons, items)
-        distinct = {fingerprints: items} if fingerprints else {}
-        data = DataProfile(rows=persons, distinct_sensitive=distinct)
-    for position, model in enumerate(models):
-        model.check_against(data, f"privacy[{position}].{model.name}")
+    profile = profile_source(engine, source.relation, dims, sensitive)
+    rows = source_rows(profile)
+    dims = profiled_dimensions(dims, profile)
+    sensitive = profiled_sensitive(sensitive, profile)
+    person = person_declaration(spec, engine, source.relation, fingerprints)
+    check_models_against(models, data_profile(rows, sensitive, person))
 
-    roles = {name: col.role for name, col in spec.columns.items()}
-    passthrough = [
-        c.name
-        for c in catalog
-        if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE) and algorithm.publishes_unchanged
-    ]
+    passthrough = passthrough_columns(spec, algorithm, catalog)
     unchanged = [c for c in passthrough if c != fingerprints]
     qids = spec.quasi_identifiers
     boolean = [q for q in qids if types[q].type_class is TypeClass.BOOLEAN]
     linked = check_linked_columns(engine, spec, source.relation, unchanged, qids, boolean=boolean)
-    dropped = [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
     return Resolved(
         spec=spec,
         algorithm=algorithm,
@@ -120,16 +76,154 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         source_tables=tuple(source.tables),
         output=output,
         catalog=tuple(catalog),
-        dimensions=tuple(profiled),
+        dimensions=tuple(dims),
         sensitive=tuple(sensitive),
         models=tuple(models),
         passthrough=tuple(passthrough),
-        dropped=tuple(dropped),
+        dropped=tuple(dropped_columns(spec, catalog)),
         rows=rows,
         person=person,
         linked=tuple(linked),
         functional_dependencies=fds,
     )
+
+
+def output_table(spec: Spec, source_tables: Sequence[TableName]) -> TableName:
+    """The table the release is published as; it must not be one the source reads."""
+    output = TableName(name=spec.output.name, schema=spec.output.schema_)
+    if output in source_tables:
+        raise SpecError(
+            "output", "the output would replace the source", "publish under another name"
+        )
+    return output
+
+
+def check_reserved_names(spec: Spec) -> None:
+    """Declared columns must not end in the suffix of the generalized columns anonsql adds."""
+    for name in spec.columns:
+        if name.endswith(GENERALIZED_SUFFIX):
+            raise SpecError(
+                f"columns.{name}",
+                f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
+                "rename the column in a view over the source",
+            )
+
+
+def check_engine_support(models: Sequence[PrivacyModel], engine: Engine) -> None:
+    """Each model must run on the engine (some need functions not every engine has)."""
+    for position, model in enumerate(models):
+        model.check_engine(engine, f"privacy[{position}].{model.name}")
+
+
+def sensitive_attributes(
+    spec: Spec,
+    algorithm: Algorithm,
+    models: Sequence[PrivacyModel],
+    fds: Sequence[FunctionalDependency],
+    types: Mapping[str, ColumnInfo],
+) -> list[SensitiveAttribute]:
+    """The sensitive columns read row by row, in spec order, not yet profiled: those the
+    record-level models read, and the sensitive sides of the dependencies an algorithm reads."""
+    read = set(sensitive_columns([m for m in models if not m.counts_persons]))
+    if algorithm.reads_dependencies:
+        read |= {c for fd in fds for c in fd.attributes if c in spec.columns_with(Role.SENSITIVE)}
+    order = list(spec.columns)
+    columns = sorted(read, key=order.index)
+    return [SensitiveAttribute(i, c, 0, types[c].is_numeric) for i, c in enumerate(columns)]
+
+
+def profile_source(
+    engine: Engine,
+    source: Relation,
+    dims: Sequence[Dimension],
+    sensitive: Sequence[SensitiveAttribute],
+) -> dict[str, Any]:
+    """The source's profile, one query: rows, each quasi-identifier's NULLs (and a numeric
+    one's range), each sensitive column's distinct values."""
+    profile = engine.query_arrow("prepare/profile", source=source, dims=dims, sensitive=sensitive)
+    return {name: profile.column(name)[0].as_py() for name in profile.column_names}
+
+
+def source_rows(profile: Mapping[str, Any]) -> int:
+    """The source's row count; an empty source is refused."""
+    rows = int(profile["rows"])
+    if rows == 0:
+        raise SpecError("source", "the source table is empty", "anonymize a table with rows")
+    return rows
+
+
+def profiled_dimensions(dims: Sequence[Dimension], profile: Mapping[str, Any]) -> list[Dimension]:
+    """The quasi-identifiers with their numeric ranges; NULLs and unrepresentable values
+    are refused."""
+    profiled: list[Dimension] = []
+    for d in dims:
+        nulls = int(profile[f"nulls{d.index}"])
+        if nulls:
+            raise SpecError(
+                f"columns.{d.column}",
+                f"{nulls} rows have NULL in this quasi-identifier",
+                "fill the NULLs (e.g. a view with COALESCE) or exclude those rows",
+            )
+        if d.is_numeric:
+            low, high = float(profile[f"min{d.index}"]), float(profile[f"max{d.index}"])
+            check_numeric_range(d.column, low, high)
+            d = Dimension(d.index, d.column, d.kind, global_min=low, global_max=high)
+        profiled.append(d)
+    return profiled
+
+
+def profiled_sensitive(
+    sensitive: Sequence[SensitiveAttribute], profile: Mapping[str, Any]
+) -> list[SensitiveAttribute]:
+    """The sensitive columns with their distinct value counts."""
+    return [
+        SensitiveAttribute(s.index, s.column, int(profile[f"distinct{s.index}"]), s.numeric)
+        for s in sensitive
+    ]
+
+
+def person_declaration(
+    spec: Spec, engine: Engine, source: Relation, fingerprints: str | None
+) -> PersonDeclaration | None:
+    """1:M data's persons and fingerprint items, profiled (None without ``person_id``)."""
+    if spec.person_id is None:
+        return None
+    persons, items = profile_persons(engine, source, spec.person_id, fingerprints)
+    return PersonDeclaration(spec.person_id, fingerprints, persons, items)
+
+
+def data_profile(
+    rows: int, sensitive: Sequence[SensitiveAttribute], person: PersonDeclaration | None
+) -> DataProfile:
+    """What the models' parameters are checked against: rows and distinct sensitive values,
+    or for 1:M data persons and distinct fingerprint items."""
+    if person is None:
+        return DataProfile(rows=rows, distinct_sensitive={s.column: s.distinct for s in sensitive})
+    distinct = {person.fingerprint: person.items} if person.fingerprint else {}
+    return DataProfile(rows=person.persons, distinct_sensitive=distinct)
+
+
+def check_models_against(models: Sequence[PrivacyModel], data: DataProfile) -> None:
+    """Each model's parameters must be satisfiable on the data (e.g. k at most the rows)."""
+    for position, model in enumerate(models):
+        model.check_against(data, f"privacy[{position}].{model.name}")
+
+
+def passthrough_columns(
+    spec: Spec, algorithm: Algorithm, catalog: Sequence[ColumnInfo]
+) -> list[str]:
+    """The sensitive and insensitive columns published unchanged, in catalog order (none when
+    the algorithm publishes no column unchanged)."""
+    if not algorithm.publishes_unchanged:
+        return []
+    roles = {name: col.role for name, col in spec.columns.items()}
+    return [c.name for c in catalog if roles.get(c.name) in (Role.SENSITIVE, Role.INSENSITIVE)]
+
+
+def dropped_columns(spec: Spec, catalog: Sequence[ColumnInfo]) -> list[str]:
+    """The columns left out of the release: identifiers and undeclared columns."""
+    roles = {name: col.role for name, col in spec.columns.items()}
+    return [c.name for c in catalog if c.name not in roles or roles[c.name] is Role.IDENTIFIER]
 
 
 #: Integers beyond this magnitude have no exact double: intervals over them would be wrong.
