@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from anonsql.engines import Engine
+from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import AnonsqlError, SpecError
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
@@ -356,22 +356,51 @@ def _read_release(
     bin_width: float | Mapping[str, float] | None,
 ) -> _Release:
     """Check the certificate and companions of ``published``; lay out the bins."""
-    fix = "give the name of a relation published by `anonsql run`"
+    _check_published(engine, published)
+    qids = list(published.qids)
+    widths = _checked_widths(published, bins, bin_width)
+    _check_row_layout(published)
+    source = _certified_source(published)
+    source_types = _source_types(engine, published, source)
+    sa = _sensitive_column(engine, published, sa_column, source, source_types)
+    _check_row_counts(engine, published, source)
+    attributes = {a["attribute"]: a for a in published.attributes(engine)}
+    _check_leaf_ranges(engine, published, attributes)
+    dims = {q: _dimension(q, attributes[q], source_types, bins, widths.get(q)) for q in qids}
+    source_rows = int(published.certificate["source_rows"])
+    return _Release(published.names, source, source_rows, qids, sa, dims)
+
+
+def _check_published(engine: Engine, published: PublishedRelease) -> None:
     output = published.names.main
     if not engine.exists(output):
-        raise SpecError("output", f"{output} does not exist beside its certificate", fix)
-    names, certificate = published.names, published.certificate
+        raise SpecError(
+            "output",
+            f"{output} does not exist beside its certificate",
+            "give the name of a relation published by `anonsql run`",
+        )
+
+
+def _checked_widths(
+    published: PublishedRelease, bins: int, bin_width: float | Mapping[str, float] | None
+) -> dict[str, float]:
+    """The bin width of each quasi-identifier given one; ``bins`` and the widths must fit."""
     qids = list(published.qids)
     widths = _widths(qids, bin_width)
     unknown = sorted(set(widths) - set(qids))
     if unknown:
         raise SpecError(
             "bin_width",
-            f"{', '.join(map(repr, unknown))} not quasi-identifiers of {output}",
+            f"{', '.join(map(repr, unknown))} not quasi-identifiers of {published.names.main}",
             f"name some of: {', '.join(qids)}",
         )
     _check_bins(bins, widths)
+    return widths
 
+
+def _check_row_layout(published: PublishedRelease) -> None:
+    """The workload reads one row per individual carrying its sensitive value."""
+    output = published.names.main
     if published.person is not None:
         raise SpecError(
             "output",
@@ -386,25 +415,49 @@ def _read_release(
             "sensitive values; the query workload reads them from the rows",
             "read the release's own query error in its __metrics table",
         )
+
+
+def _certified_source(published: PublishedRelease) -> TableName:
+    """The one source table the certificate names (a join is refused)."""
     try:
-        source = TableName.parse(str(certificate["source"]))
+        return TableName.parse(str(published.certificate["source"]))
     except ValueError:
         raise SpecError(
             "source",
-            f"the source of {output} joins several tables; the workload reads one source table",
+            f"the source of {published.names.main} joins several tables; the workload reads one "
+            "source table",
             "publish from a view over the join to measure query accuracy",
         ) from None
+
+
+def _source_types(
+    engine: Engine, published: PublishedRelease, source: TableName
+) -> dict[str, ColumnInfo]:
+    """The source table's columns by name; the table must still exist."""
     source_catalog = engine.columns(source)
     if source_catalog is None:
         raise SpecError(
             "source",
-            f"{source}, the source named in the certificate of {output}, does not exist",
+            f"{source}, the source named in the certificate of {published.names.main}, does not "
+            "exist",
             "measure the output where its source table is",
         )
-    source_types = {c.name: c for c in source_catalog}
+    return {c.name: c for c in source_catalog}
+
+
+def _sensitive_column(
+    engine: Engine,
+    published: PublishedRelease,
+    sa_column: str | None,
+    source: TableName,
+    source_types: Mapping[str, ColumnInfo],
+) -> str:
+    """The column whose values the queries select: ``sa_column``, else the certificate's first
+    sensitive column; a non-QID column of both the release and its source."""
+    output = published.names.main
     sensitive = list(published.sensitive)
     sa = sa_column if sa_column is not None else (sensitive[0] if sensitive else None)
-    candidates = [c.name for c in engine.columns(output) or [] if c.name not in qids]
+    candidates = [c.name for c in engine.columns(output) or [] if c.name not in published.qids]
     if sa is None:
         raise SpecError(
             "sa_column",
@@ -417,6 +470,12 @@ def _read_release(
             f"{sa!r} is not a non-QID column of both {output} and {source}",
             f"name one of: {', '.join(c for c in candidates if c in source_types) or '(none)'}",
         )
+    return sa
+
+
+def _check_row_counts(engine: Engine, published: PublishedRelease, source: TableName) -> None:
+    """The source and the release still hold the rows the certificate counted."""
+    output, certificate = published.names.main, published.certificate
     for relation, key in ((source, "source_rows"), (output, "published_rows")):
         rows = engine.count_rows(relation)
         if rows != int(certificate[key]):
@@ -426,34 +485,44 @@ def _read_release(
                 "re-run anonsql so that the release matches its source",
             )
 
-    attributes = {a["attribute"]: a for a in published.attributes(engine)}
-    if any(attributes[q]["kind"] != "numeric" for q in qids):
-        node_columns = {c.name for c in engine.columns(names.hierarchy_nodes) or []}
+
+def _check_leaf_ranges(
+    engine: Engine, published: PublishedRelease, attributes: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """Categorical estimates spread over a node's leaves: the nodes table must give their
+    ranges."""
+    nodes = published.names.hierarchy_nodes
+    if any(attributes[q]["kind"] != "numeric" for q in published.qids):
+        node_columns = {c.name for c in engine.columns(nodes) or []}
         if not {"first_leaf", "last_leaf"} <= node_columns:
             raise SpecError(
                 "output",
-                f"{names.hierarchy_nodes} lacks the leaf ranges of its nodes (published by an "
-                "older anonsql)",
+                f"{nodes} lacks the leaf ranges of its nodes (published by an older anonsql)",
                 "re-run anonsql to publish the output again",
             )
-    dims: dict[str, _Dim] = {}
-    for q in qids:
-        a = attributes[q]
-        if a["kind"] != "numeric":
-            dims[q] = _Dim(q, "categorical")
-            continue
-        integer = source_types[q].is_integer
-        low, high = float(a["min_value"]), float(a["max_value"])
-        uppers, ranges = bin_edges(low, high, integer=integer, bins=bins, width=widths.get(q))
-        if len(uppers) >= MAX_BINS:
-            raise SpecError(
-                f"bin_width[{q!r}]",
-                f"makes more than {MAX_BINS} bins over the column's range",
-                "give a wider bin",
-            )
-        domain = f"[{int(low)}, {int(high)}]" if integer else f"[{low!r}, {high!r}]"
-        dims[q] = _Dim(q, "integer" if integer else "real", uppers, ranges, domain)
-    return _Release(names, source, int(certificate["source_rows"]), qids, sa, dims)
+
+
+def _dimension(
+    q: str,
+    attribute: Mapping[str, Any],
+    source_types: Mapping[str, ColumnInfo],
+    bins: int,
+    width: float | None,
+) -> _Dim:
+    """Quasi-identifier ``q`` as the template groups it: by leaf, or (numeric) by bin."""
+    if attribute["kind"] != "numeric":
+        return _Dim(q, "categorical")
+    integer = source_types[q].is_integer
+    low, high = float(attribute["min_value"]), float(attribute["max_value"])
+    uppers, ranges = bin_edges(low, high, integer=integer, bins=bins, width=width)
+    if len(uppers) >= MAX_BINS:
+        raise SpecError(
+            f"bin_width[{q!r}]",
+            f"makes more than {MAX_BINS} bins over the column's range",
+            "give a wider bin",
+        )
+    domain = f"[{int(low)}, {int(high)}]" if integer else f"[{low!r}, {high!r}]"
+    return _Dim(q, "integer" if integer else "real", uppers, ranges, domain)
 
 
 def _measure(
