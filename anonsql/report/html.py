@@ -5,6 +5,11 @@ Everything it shows is read back from the release, through the release reader an
 companions (``__classes``, ``__metrics``, ``__certificate``, ``__attributes``,
 ``__hierarchy_nodes``) and aggregate queries (``sql_templates/report/``). It holds the
 **source's** most frequent quasi-identifier values: keep it where the source may be read.
+
+:func:`gather` reads the release into :class:`Section` s of plain text, tables and charts; the
+page is rendered by ``templates/report.html.j2`` with autoescaping on, so names and values from
+the data are text wherever they appear. Only the charts go in unescaped: they are
+:class:`~markupsafe.Markup` made by :mod:`anonsql.report.svg`, which escapes every text it draws.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+import jinja2
+from markupsafe import Markup
 
 import anonsql
 from anonsql.engines import Engine
@@ -42,12 +50,45 @@ _WIDTH_LEVELS = (
 
 
 @dataclass(frozen=True)
+class Table:
+    """A table of text cells (header cells all empty: no header row); the template escapes
+    every cell."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    kind: ClassVar[str] = "table"
+
+    @property
+    def labelled(self) -> bool:
+        return any(self.header)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One chart, as drawn (and escaped) by :mod:`anonsql.report.svg`."""
+
+    svg: Markup
+    kind: ClassVar[str] = "chart"
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """Charts side by side (a source chart and its release chart)."""
+
+    charts: tuple[Markup, ...]
+    kind: ClassVar[str] = "row"
+
+
+Block = Table | Chart | ChartRow
+
+
+@dataclass(frozen=True)
 class Section:
-    """One titled part of the report: an explanation, charts (SVG) and tables (HTML)."""
+    """One titled part of the report: an explanation, then charts and tables."""
 
     title: str
     intro: str
-    body: tuple[str, ...]
+    body: tuple[Block, ...]
 
 
 def _rows(engine: Engine, template: str, **params: Any) -> list[dict[str, Any]]:
@@ -55,13 +96,8 @@ def _rows(engine: Engine, template: str, **params: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
-    thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
-    )
-    return f"<table>{thead}<tbody>{body}</tbody></table>"
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> Table:
+    return Table(tuple(header), tuple(tuple(str(c) for c in row) for row in rows))
 
 
 def _figure(value: float) -> str:
@@ -127,10 +163,10 @@ def _source_relation(release: PublishedRelease, engine: Engine) -> TableName:
     return parse_relation(release.source, "source")
 
 
-def _generalization(
-    engine: Engine, release: PublishedRelease, attributes: list[dict[str, Any]]
-) -> tuple[str, list[tuple[str, list[tuple[str, float]]]]]:
-    """Per QID, the share of released rows at each generalization level."""
+def _hierarchy_nodes(
+    engine: Engine, release: PublishedRelease
+) -> dict[str, dict[str, tuple[int, int]]]:
+    """Per QID, each hierarchy node's (depth, leaf count) by its label."""
     nodes: dict[str, dict[str, tuple[int, int]]] = {}
     if engine.exists(release.names.hierarchy_nodes):
         for node in _rows(engine, "select_all", relation=release.names.hierarchy_nodes):
@@ -138,41 +174,54 @@ def _generalization(
                 int(node["depth"]),
                 int(node["leaf_count"]),
             )
+    return nodes
+
+
+def _level(
+    value: object, attribute: Mapping[str, Any], nodes: Mapping[str, tuple[int, int]]
+) -> str:
+    """The generalization level of one published value of a QID (``nodes``: its hierarchy's)."""
+    if value is None:
+        return "withheld (NULL)"
+    if attribute.get("kind") == "numeric":
+        return _numeric_level(
+            str(value), float(attribute["min_value"]), float(attribute["max_value"])
+        )
+    depth, leaves = nodes.get(str(value), (-1, 1))
+    if value == "*" or depth == 0:
+        return "root (*)"
+    if leaves <= 1:
+        return "original value"
+    return f"hierarchy level {depth}"
+
+
+def _level_order(name: str) -> tuple[int, str]:
+    """Levels from the least generalized: original values, narrow intervals or deep hierarchy
+    levels first, the root last."""
+    if name == "original value":
+        return (0, "")
+    if name.endswith("of range"):
+        return (1, str([lbl for _, lbl in _WIDTH_LEVELS].index(name)))
+    if name.startswith("hierarchy level"):
+        return (2, f"{1000 - int(name.rsplit(' ', 1)[1]):04d}")
+    return (3, name)
+
+
+def _generalization(
+    engine: Engine, release: PublishedRelease, attributes: list[dict[str, Any]]
+) -> tuple[str, list[tuple[str, list[tuple[str, float]]]]]:
+    """Per QID, the share of released rows at each generalization level."""
+    nodes = _hierarchy_nodes(engine, release)
     by_name = {str(a["attribute"]): a for a in attributes}
     rows: list[tuple[str, list[tuple[str, float]]]] = []
     for qid in release.qids:
         counts: dict[str, float] = {}
-        attribute = by_name.get(qid, {})
         for row in _rows(
             engine, "report/value_counts", relation=release.names.main, column=qid, limit=None
         ):
-            value, n = row["value"], float(row["n"])
-            if value is None:
-                level = "withheld (NULL)"
-            elif attribute.get("kind") == "numeric":
-                level = _numeric_level(
-                    str(value), float(attribute["min_value"]), float(attribute["max_value"])
-                )
-            else:
-                depth, leaves = nodes.get(qid, {}).get(str(value), (-1, 1))
-                if value == "*" or depth == 0:
-                    level = "root (*)"
-                elif leaves <= 1:
-                    level = "original value"
-                else:
-                    level = f"hierarchy level {depth}"
-            counts[level] = counts.get(level, 0.0) + n
-
-        def order(name: str) -> tuple[int, str]:
-            if name == "original value":
-                return (0, "")
-            if name.endswith("of range"):
-                return (1, str([lbl for _, lbl in _WIDTH_LEVELS].index(name)))
-            if name.startswith("hierarchy level"):
-                return (2, f"{1000 - int(name.rsplit(' ', 1)[1]):04d}")
-            return (3, name)
-
-        rows.append((qid, [(k, counts[k]) for k in sorted(counts, key=order)]))
+            level = _level(row["value"], by_name.get(qid, {}), nodes.get(qid, {}))
+            counts[level] = counts.get(level, 0.0) + float(row["n"])
+        rows.append((qid, [(k, counts[k]) for k in sorted(counts, key=_level_order)]))
     intro = (
         "Share of released rows at each generalization level: the original value, a "
         "hierarchy level (numbered from the root, 0) or the root *; numeric columns by the "
@@ -187,16 +236,26 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
     release = read_release(
         engine, target, fix="give the name of a relation published by `anonsql run`"
     )
-    cert = release.certificate
-    names = release.names
-    sections: list[Section] = []
+    cert, names = release.certificate, release.names
     # classes count persons in a 1:M release (its class metrics measure one row per person)
     unit = "persons" if release.person is not None else "rows"
     metrics = _rows(engine, "select_all", relation=names.metrics)
     sizes = _rows(engine, "report/class_sizes", classes=names.classes)
     attributes = release.attributes(engine) if engine.exists(names.attributes) else []
+    return release, [
+        _certificate_section(cert),
+        _classes_section(cert, sizes, unit),
+        _loss_section(metrics),
+        _generalization_section(engine, release, attributes),
+        _marginals_section(engine, release),
+        _suppression_section(cert),
+        _diversity_section(engine, release),
+        _risk_section(cert, metrics, sizes, unit),
+        _linked_section(cert),
+    ]
 
-    # summary and certificate
+
+def _certificate_section(cert: Mapping[str, Any]) -> Section:
     violations = json.loads(str(cert.get("violations") or "{}"))
     facts = [
         ("release", cert["output"]),
@@ -214,27 +273,27 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
         ("spec sha256", str(cert["spec_sha256"])[:16] + "…"),
         ("anonsql version", cert["anonsql_version"]),
     ]
-    sections.append(
-        Section(
-            "Certificate",
-            "What the run certified: the models re-checked by SQL on the published release "
-            "(violating classes per model must be 0), and the row counts.",
-            (
-                _table(["", ""], facts),
-                _table(["model", "violating classes"], list(violations.items())),
-            ),
-        )
+    return Section(
+        "Certificate",
+        "What the run certified: the models re-checked by SQL on the published release "
+        "(violating classes per model must be 0), and the row counts.",
+        (
+            _table(["", ""], facts),
+            _table(["model", "violating classes"], list(violations.items())),
+        ),
     )
-    # class sizes
-    sections.append(
-        Section(
-            "Equivalence classes",
-            f"{cert['classes']} classes; {unit} by the size of the class they are in. Larger "
-            "classes hide individuals better and cost more information.",
-            (bar_chart(_size_bins(sizes), title=f"{unit} by class size"),),
-        )
+
+
+def _classes_section(cert: Mapping[str, Any], sizes: list[dict[str, Any]], unit: str) -> Section:
+    return Section(
+        "Equivalence classes",
+        f"{cert['classes']} classes; {unit} by the size of the class they are in. Larger "
+        "classes hide individuals better and cost more information.",
+        (Chart(bar_chart(_size_bins(sizes), title=f"{unit} by class size")),),
     )
-    # information loss
+
+
+def _loss_section(metrics: list[dict[str, Any]]) -> Section:
     ncp = [
         (str(m["attribute"]), float(m["value"]))
         for m in metrics
@@ -245,31 +304,37 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
         for m in metrics
         if not str(m["metric"]).startswith(RISK_METRIC_PREFIXES)
     ]
-    sections.append(
-        Section(
-            "Information loss",
-            "Normalized certainty penalty per quasi-identifier (0 %: published as is, 100 %: "
-            "fully generalized), and every metric the run recorded.",
-            (
-                bar_chart(ncp, title="NCP per attribute", fmt=_percent),
-                _table(["metric", "attribute", "value"], others),
-            ),
-        )
+    return Section(
+        "Information loss",
+        "Normalized certainty penalty per quasi-identifier (0 %: published as is, 100 %: "
+        "fully generalized), and every metric the run recorded.",
+        (
+            Chart(bar_chart(ncp, title="NCP per attribute", fmt=_percent)),
+            _table(["metric", "attribute", "value"], others),
+        ),
     )
-    # generalization levels
+
+
+def _generalization_section(
+    engine: Engine, release: PublishedRelease, attributes: list[dict[str, Any]]
+) -> Section:
     intro, levels = _generalization(engine, release, attributes)
-    sections.append(
-        Section(
-            "What each quasi-identifier was generalized to",
-            intro,
-            (stacked_chart(levels, title="share of released rows per level", width=720),),
-        )
+    return Section(
+        "What each quasi-identifier was generalized to",
+        intro,
+        (Chart(stacked_chart(levels, title="share of released rows per level", width=720)),),
     )
-    # marginals
+
+
+def _marginals_section(engine: Engine, release: PublishedRelease) -> Section:
     source = _source_relation(release, engine)
-    charts = []
+    rows = []
     for qid in release.qids:
-        for title, relation in ((f"{qid}: source", source), (f"{qid}: release", names.main)):
+        charts = []
+        for title, relation in (
+            (f"{qid}: source", source),
+            (f"{qid}: release", release.names.main),
+        ):
             counts = _rows(
                 engine, "report/value_counts", relation=relation, column=qid, limit=TOP_VALUES
             )
@@ -277,55 +342,50 @@ def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, l
                 ("(null)" if r["value"] is None else str(r["value"]), float(r["n"])) for r in counts
             ]
             charts.append(bar_chart(bars, title=title, width=430))
-    sections.append(
-        Section(
-            "Source and release marginals",
-            f"The {TOP_VALUES} most frequent values of each quasi-identifier in the source "
-            "(left) and in the release (right). The source side holds original values.",
-            tuple(
-                f'<div class="pair">{"".join(charts[i : i + 2])}</div>'
-                for i in range(0, len(charts), 2)
-            ),
-        )
+        rows.append(ChartRow(tuple(charts)))
+    return Section(
+        "Source and release marginals",
+        f"The {TOP_VALUES} most frequent values of each quasi-identifier in the source "
+        "(left) and in the release (right). The source side holds original values.",
+        tuple(rows),
     )
-    # suppression
+
+
+def _suppression_section(cert: Mapping[str, Any]) -> Section:
     source_rows = int(cert["source_rows"])
     suppressed = int(cert["suppressed_rows"])
-    sections.append(
-        Section(
-            "Suppression",
-            f"{suppressed} of {source_rows} source rows suppressed "
-            f"({_percent(100 * suppressed / (source_rows or 1))}; the limit was "
-            f"{_percent(100 * float(cert['suppression_limit']))}).",
-            (
+    return Section(
+        "Suppression",
+        f"{suppressed} of {source_rows} source rows suppressed "
+        f"({_percent(100 * suppressed / (source_rows or 1))}; the limit was "
+        f"{_percent(100 * float(cert['suppression_limit']))}).",
+        (
+            Chart(
                 bar_chart(
                     [("published", float(cert["published_rows"])), ("suppressed", suppressed)],
                     title="source rows",
-                ),
+                )
             ),
-        )
+        ),
     )
-    # sensitive diversity
+
+
+def _diversity_section(engine: Engine, release: PublishedRelease) -> Section:
     diversity = []
     for column in release.sensitive:
         counts = _rows(
-            engine, "report/diversity", classes=names.classes, column=f"distinct {column}"
+            engine, "report/diversity", classes=release.names.classes, column=f"distinct {column}"
         )
         bars = [(str(r["distinct_values"]), float(r["n"])) for r in counts]
-        diversity.append(bar_chart(bars, title=f"rows by distinct {column} values in class"))
-    sections.append(
-        Section(
-            "Sensitive-value diversity",
-            "Rows by the number of distinct values of each sensitive column in their class "
-            "(1 means everyone in the class shares the value)."
-            if diversity
-            else "The release declares no sensitive column.",
-            tuple(diversity),
-        )
+        diversity.append(Chart(bar_chart(bars, title=f"rows by distinct {column} values in class")))
+    return Section(
+        "Sensitive-value diversity",
+        "Rows by the number of distinct values of each sensitive column in their class "
+        "(1 means everyone in the class shares the value)."
+        if diversity
+        else "The release declares no sensitive column.",
+        tuple(diversity),
     )
-    sections.append(_risk_section(cert, metrics, sizes, unit))
-    sections.append(_linked_section(cert))
-    return release, sections
 
 
 def _risk_section(
@@ -337,9 +397,11 @@ def _risk_section(
     rows = sum(int(r["class_size"]) * int(r["classes"]) for r in sizes)
     classes = sum(int(r["classes"]) for r in sizes)
     smallest = min((int(r["class_size"]) for r in sizes), default=0)
-    body = [
-        bar_chart(
-            _risk_bins(sizes), title=f"{unit} by re-identification probability (1/class size)"
+    body: list[Block] = [
+        Chart(
+            bar_chart(
+                _risk_bins(sizes), title=f"{unit} by re-identification probability (1/class size)"
+            )
         ),
         _table(
             ["figure", "value"],
@@ -403,43 +465,32 @@ def _linked_section(cert: Mapping[str, Any]) -> Section:
     )
 
 
-_CSS = """
-body{font-family:"DejaVu Sans",Arial,sans-serif;margin:2em auto;max-width:960px;color:#222}
-h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;border-bottom:1px solid #ccc;
-padding-bottom:.2em;margin-top:1.8em}p.note{color:#555}table{border-collapse:collapse;
-margin:.6em 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;font-size:13px}
-th{background:#f4f4f4}.pair{display:flex;gap:1em;flex-wrap:wrap}svg{margin:.4em 0}
-.ok{color:#007a3d}.bad{color:#b00020}
-"""
+@cache
+def _template() -> jinja2.Template:
+    # autoescape everything: only the charts (Markup from anonsql.report.svg) go in as they are
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("anonsql.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return environment.get_template("report.html.j2")
 
 
 def render_report(engine: Engine, output: str | TableName) -> str:
     """The report of the release published as ``output``, as one HTML document."""
     release, sections = gather(engine, output)
     cert = release.certificate
-    verdict = (
-        '<span class="ok">verified</span>'
-        if cert["verified"]
-        else '<span class="bad">NOT verified</span>'
+    return _template().render(
+        output=str(cert["output"]),
+        verified=bool(cert["verified"]),
+        published_rows=str(cert["published_rows"]),
+        classes=str(cert["classes"]),
+        source=str(cert["source"]),
+        version=anonsql.__version__,
+        sections=sections,
     )
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>anonsql report: {escape(str(cert['output']))}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        f"<h1>anonsql report: {escape(str(cert['output']))}</h1>",
-        f'<p class="note">{verdict}; {escape(str(cert["published_rows"]))} rows in '
-        f"{escape(str(cert['classes']))} classes from {escape(str(cert['source']))}. Made by "
-        f"anonsql {escape(anonsql.__version__)}. This file shows the source's most frequent "
-        "quasi-identifier values: keep it where the source may be read.</p>",
-    ]
-    for section in sections:
-        parts.append(f"<section><h2>{escape(section.title)}</h2>")
-        parts.append(f'<p class="note">{escape(section.intro)}</p>')
-        parts.extend(section.body)
-        parts.append("</section>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
 
 
 def write_report(engine: Engine, output: str | TableName, path: str | Path) -> Path:

@@ -1,10 +1,16 @@
 """Small charts as inline SVG text: horizontal bars and 100 % stacked bars. Drawn here so the
-HTML report needs no charting package, no network and no JavaScript; every text is escaped."""
+HTML report needs no charting package, no network and no JavaScript.
+
+Every text a chart shows (titles, labels, segment names, formatted values) is escaped here, so a
+chart is returned as :class:`~markupsafe.Markup`: the report's template inserts it as is, and
+this module is the one place that vouches for markup in the report."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from html import escape
+
+from markupsafe import Markup
 
 #: Colour-blind-safe palette (Okabe & Ito), for stacked segments in order.
 PALETTE = (
@@ -39,7 +45,7 @@ def bar_chart(
     width: int = 560,
     fmt: Callable[[float], str] = _number,
     colour: str = BAR,
-) -> str:
+) -> Markup:
     """One horizontal bar per (label, value), longest value full width."""
     plot_w = width - _LABEL_W - _VALUE_W
     top = 24
@@ -59,11 +65,11 @@ def bar_chart(
             f'<text x="{_LABEL_W - 6}" y="{y + 14}" text-anchor="end">'
             f"<title>{escape(label)}</title>{escape(_clip(label))}</text>"
             f'<rect x="{_LABEL_W}" y="{y + 3}" width="{w:.1f}" height="{_ROW - 6}" '
-            f'fill="{colour}"/>'
+            f'fill="{escape(colour)}"/>'
             f'<text x="{_LABEL_W + w + 4:.1f}" y="{y + 14}">{escape(fmt(value))}</text>'
         )
     parts.append("</svg>")
-    return "".join(parts)
+    return Markup("".join(parts))
 
 
 def stacked_chart(
@@ -71,7 +77,7 @@ def stacked_chart(
     *,
     title: str,
     width: int = 560,
-) -> str:
+) -> Markup:
     """One 100 % bar per row, split into (segment name, share) parts in order; a legend of the
     segment names below (the same name has the same colour in every row)."""
     plot_w = width - _LABEL_W - 10
@@ -111,4 +117,4 @@ def stacked_chart(
             f'<text x="{x + 16}" y="{y + 11}">{escape(_clip(name, 22))}</text>'
         )
     parts.append("</svg>")
-    return "".join(parts)
+    return Markup("".join(parts))

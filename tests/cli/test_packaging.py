@@ -38,6 +38,7 @@ def test_wheel_contains_resources(wheel: Path) -> None:
     assert "anonsql/_resources/sql_templates/mondrian/stats.sql" in names
     assert "anonsql/_resources/hierarchies/adult/workclass.txt" in names
     assert "anonsql/_resources/datasets/adult/adult.csv.gz" in names
+    assert "anonsql/report/templates/report.html.j2" in names
 
 
 def test_installed_wheel_finds_templates(wheel: Path, tmp_path: Path) -> None:
