@@ -291,7 +291,7 @@ def identity_reserved_metrics(
     normalized information loss, relative error of a seeded workload of count queries
     (``lam`` quasi-identifiers constrained per query) and the share of vulnerable classes
     (:mod:`anonsql.metrics.identity_reserved`). On demand only."""
-    # imported here: its algorithms' modules load scipy (~0.25 s), which a run does not need
+    # imported here: its algorithms' modules load scipy, which a run does not need
     from anonsql.metrics.identity_reserved import release_metrics
 
     release = read_release(

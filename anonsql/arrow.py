@@ -1,7 +1,7 @@
 """Arrow arrays and tables built without importing pandas.
 
 ``pyarrow.array`` asks pandas whether its argument is a pandas object before converting it, and
-so imports pandas (~0.3 s here, more than a whole Adult round trip of the engine) the first time
+so imports pandas (BENCHMARKS.md "Startup weight": more than a whole Adult round) the first time
 it runs, whatever the argument. anonsql hands the engine numpy columns and short Python lists
 (hierarchy leaves, parts, metric rows) and never pandas objects, so :func:`array` builds the
 common cases from their buffers (``pyarrow.Array.from_buffers``: zero-copy for a contiguous
@@ -76,7 +76,7 @@ def _from_numpy(values: np.ndarray[Any, Any], kind: pa.DataType | None) -> pa.Ar
 def _exact_astype(values: np.ndarray[Any, Any], kind: pa.DataType | None) -> np.ndarray[Any, Any]:
     """``values`` in the numpy dtype of ``kind`` where the conversion is exact (integers in the
     target's range, integers of at most 53 bits to float64, floats widened), so Arrow's
-    ``cast`` (which imports ``pyarrow.compute``, ~35 ms) is not needed; else unchanged."""
+    ``cast`` (which imports ``pyarrow.compute``) is not needed; else unchanged."""
     if kind is None or not _is_number(kind) or values.shape[0] == 0:
         return values
     target = np.dtype(kind.to_pandas_dtype())
@@ -198,7 +198,7 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, Any]:
 
 def to_float64(values: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, np.dtype[np.float64]]:
     """The values as float64 (``pyarrow.compute.cast``), without importing
-    ``pyarrow.compute`` (~35 ms) for integer and floating columns without nulls."""
+    ``pyarrow.compute`` for integer and floating columns without nulls."""
     kind = values.type
     if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not values.null_count:
         return to_numpy(values).astype(np.float64)
@@ -210,7 +210,7 @@ def to_float64(values: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, np.dtype[n
 def filter_rows(
     values: pa.Array | pa.ChunkedArray, mask: np.ndarray[Any, np.dtype[np.bool_]]
 ) -> pa.Array | pa.ChunkedArray:
-    """``values.filter(mask)`` without importing ``pyarrow.compute`` (~35 ms) for integer and
+    """``values.filter(mask)`` without importing ``pyarrow.compute`` for integer and
     floating columns without nulls."""
     kind = values.type
     if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not values.null_count:

@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-# rich is imported on first use: a quiet --json run never prints through it, and importing it
-# costs ~30 ms of a ~1.5 s Adult run
+# rich is imported on first use: a quiet --json run never prints through it (its import cost:
+# BENCHMARKS.md "Working tables in memory, fewer passes at publish, radix-grouped bins")
 @cache
 def out() -> Console:
     """The console on stdout."""

@@ -214,7 +214,7 @@ class Layout(ABC):
         or the relation itself. The publish gate checks the models on exactly those released
         rows and fails the run otherwise, and the guard withholds nothing from rows that
         satisfy them, so a verified release's rows are the same either way; reading the
-        guarded view costs ~3x (its guard groups the rows again, BENCHMARKS.md "What the guard
+        guarded view costs more (its guard groups the rows again, BENCHMARKS.md "What the guard
         costs an analyst")."""
         measured = self.measured(names)
         return names.released if kind == "VIEW" and measured == names.main else measured

@@ -31,7 +31,8 @@ class RecordLayout(Layout):
 
     name = "record"
     # the recoding is not among them: create() builds it under its published name, as copying
-    # it from the working schema took as long as building it (0.3 s at 1e6 rows)
+    # it from the working schema took as long as building it (BENCHMARKS.md "Working tables in
+    # memory, fewer passes at publish, radix-grouped bins")
     copied = ("attributes", "hierarchy_nodes")
     granted = SHARED_GRANTED
     # the recoding reads each distinct vector's partition from ``rows``

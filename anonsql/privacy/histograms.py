@@ -32,8 +32,8 @@ FloatArray: TypeAlias = npt.NDArray[np.float64]
 if TYPE_CHECKING:
     Histogram: TypeAlias = sparse.csr_array
 else:
-    # scipy.sparse takes ~0.25 s to import: it is imported by the functions that build
-    # histograms, so runs that never build one (k-anonymity) do not pay for it
+    # scipy.sparse is slow to import (BENCHMARKS.md "Startup weight"): it is imported by the
+    # functions that build histograms, so runs that never build one (k-anonymity) do not pay
     Histogram = "scipy.sparse.csr_array"
 
 #: Cells densified at a time by :func:`emd_ordered` (8 MiB of float64 per temporary).

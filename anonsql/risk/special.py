@@ -1,13 +1,13 @@
 """The special functions the Pitman fit needs, without importing scipy.
 
-Every run estimates the source's population uniques (Pitman's model, solved as ARX solves it, in
-its digamma form; :mod:`anonsql.risk.population`), and ``scipy.special`` takes ~0.3 s to import
-(it loads ``scipy.sparse``): a quarter of a small run. Digamma and trigamma of positive arguments
-are computed here by the textbook method (Abramowitz & Stegun 6.3.5 and 6.4.6 to shift the
-argument past :data:`SHIFT_TO`, then the asymptotic series 6.3.18 and 6.4.12, Bernoulli terms up
-to ``x**-16``: a truncation error below 1e-17 relative there); gamma and log-gamma are the
-standard library's. ``tests/risk/test_special.py`` holds them to ``scipy.special`` over the range
-the fit meets (1e-6 to 1e12) within 4e-15 relative.
+Every run estimates the source's population uniques (Pitman's model, solved as ARX solves it, in its
+digamma form; :mod:`anonsql.risk.population`), and importing ``scipy.special`` (it loads
+``scipy.sparse``) is a large part of a small run (BENCHMARKS.md "Startup weight"). Digamma and
+trigamma of positive arguments are computed here by the textbook method (Abramowitz & Stegun 6.3.5
+and 6.4.6 to shift the argument past :data:`SHIFT_TO`, then the asymptotic series 6.3.18 and 6.4.12,
+Bernoulli terms up to ``x**-16``: a truncation error below 1e-17 relative there); gamma and
+log-gamma are the standard library's. ``tests/risk/test_special.py`` holds them to ``scipy.special``
+over the range the fit meets (1e-6 to 1e12) within 4e-15 relative.
 """
 
 from __future__ import annotations

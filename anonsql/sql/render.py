@@ -9,7 +9,7 @@ template error names the template and shows the SQL) and then generated in the e
 An engine that speaks the template dialect runs the rendered text as written: it is only split
 into statements (``anonsql.sql.statements``: a ``;`` inside a quoted literal or name never
 splits), since parsing and regenerating text the engine reads natively was most of the fixed
-cost of a run on a small table (1.8 s of a 4.9 s Adult run in profile). sqlglot is imported
+cost of a run on a small table. sqlglot is imported
 only by the transpiling path, so such a run never loads it.
 """
 
@@ -58,7 +58,7 @@ def _environment(own: str | None = None) -> jinja2.Environment:
         auto_reload=False,
         # compiled templates are kept between processes (Jinja's per-user cache folder in the
         # temp directory, keyed by the template's source checksum): compiling the ~60 templates
-        # of a run is 0.3 s of a small run's fixed cost
+        # of a run is a large part of a small run's fixed cost
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,

@@ -18,9 +18,8 @@ and no longer exact.
 
 The rounds are inherently sequential (each seals a cluster the next depends on): ``|R| / k``
 rounds, each O(m·|R|·|QI|) for the neighbours plus the scoring, so O(m·|R|²/k) overall; inputs
-beyond ``max_records`` (default 50,000) are refused. Measured (30,000 records, 8 QIs, |Γ| =
-2,647, m = 3): 80 s at k = 25, 156-174 s at k = 5, 278 s at k = 2. In those runs the M-index
-was not faster than the exact scoring.
+beyond ``max_records`` (default 50,000) are refused. Times: BENCHMARKS.md "Dependency-preserving
+generalization (Gorla 2019) through the pipeline".
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ ancestor and ``H(T)`` the hierarchy's height; the distance between two records i
 for the pair. It ignores functional dependencies (it is the baseline).
 
 Each added record scans all unassigned ones (vectorized), so O(|R|²·|QI|) time overall and
-inherently sequential; inputs beyond ``max_records`` (default 50,000) are refused. Measured
-(30,000 records, 8 QIs): 100-164 s for k in {2, 5, 10, 25}.
+inherently sequential; inputs beyond ``max_records`` (default 50,000) are refused. Times:
+BENCHMARKS.md "Dependency-preserving generalization (Gorla 2019) through the pipeline".
 """
 
 from __future__ import annotations

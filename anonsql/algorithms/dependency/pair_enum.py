@@ -24,9 +24,9 @@ Limits: a dense ``|Γ| x |R|`` matrix of ``preserve`` values (``max_cells``, def
 changed instances: roughly O(|R|²·q) for the neighbour lists plus O(|R|·candidates·changed).
 Without Opt-1 the candidates are all ``C(|R|, 2)`` pairs, refused beyond
 ``max_records_all_pairs`` (default 1,000) records.
-The merges are inherently sequential. Measured (synthetic, 8 QIs, k = 5, q = 5, one core):
-1,000 records 36 s, 2,000 61 s, 5,000 276 s, 10,000 437 s (peak RSS 0.8 GB), 20,000 1,409 s
-(1.4 GB); refused beyond ``max_records`` (default 20,000).
+The merges are inherently sequential. Peak RSS measured (synthetic, 8 QIs, k = 5, q = 5): 0.8 GB
+at 10,000 records, 1.4 GB at 20,000; refused beyond ``max_records`` (default 20,000). Times:
+BENCHMARKS.md "Dependency-preserving generalization (Gorla 2019) through the pipeline".
 """
 
 from __future__ import annotations

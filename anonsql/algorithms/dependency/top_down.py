@@ -14,7 +14,7 @@ its penalty least. Both halves are split again; groups of fewer than ``2k`` reco
 The per-record assignment is inherently sequential (each record changes its group's
 generalization): a plain Python loop of O(|QI|) per record and level, O(|R| log(|R|/k)) steps
 overall, plus vectorized O(|R|) seed searches per split. Inputs beyond ``max_records`` (default
-100,000) are refused. Measured (30,000 records, 8 QIs): 54-98 s for k in {2, 5, 10, 25}.
+100,000) are refused (times: BENCHMARKS.md "Dependency-preserving generalization").
 It ignores functional dependencies (it is the baseline).
 """
 

@@ -20,8 +20,8 @@ suppresses an individual some class admits.
 
 The algorithm is inherently sequential: every step scans all remaining individuals and classes
 (Θ(n²·|QI|) overall). Each scan is one vectorized NumPy pass; remaining individuals are kept
-compact. Limit: :data:`~.limits.MAX_DANONYIR_INDIVIDUALS` individuals (time ~ n²: 56-88 s for
-INFORMS' 26,854 individuals with |QI| = 6, about 4 minutes for twice as many); memory O(n·|QI|) plus
+compact. Limit: :data:`~.limits.MAX_DANONYIR_INDIVIDUALS` individuals (times: BENCHMARKS.md
+"Identity-reserved releases"); memory O(n·|QI|) plus
 ``classes x Σ|X|`` booleans for categorical value sets.
 """
 

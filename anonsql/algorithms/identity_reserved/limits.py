@@ -11,10 +11,9 @@ from __future__ import annotations
 from anonsql.privacy.hitting_sets import MAX_FAMILY_SETS, MAX_SEARCH_NODES, LimitError
 
 #: DAnonyIR: individuals one run accepts. Each addition to a class scans every remaining
-#: individual and class (Θ(n²·|QI|) in total, one vectorized pass per step). Measured on
-#: INFORMS 2005 (|QI| = 6, k = l = 6, a loaded 2-core machine): 8,000 individuals 7-12 s,
-#: 26,854 in 56-88 s, 53,708 (INFORMS twice) in 208-239 s; the limit keeps a run within about
-#: 5 minutes (time grows with n², memory with n·|QI| plus classes x Σ|X| booleans).
+#: individual and class (Θ(n²·|QI|) in total, one vectorized pass per step); the limit keeps a
+#: run's time, which grows with n², within what BENCHMARKS.md "Identity-reserved releases"
+#: measures on INFORMS and its replica (memory grows with n·|QI| plus classes x Σ|X| booleans).
 MAX_DANONYIR_INDIVIDUALS = 60_000
 
 #: GeneIR: individuals one run accepts (each level step regroups all remaining individuals,

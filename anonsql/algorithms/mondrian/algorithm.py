@@ -91,8 +91,7 @@ class MondrianOptions(Options):
     dependency_weight: float = Field(default=1.0, gt=0.0)
     #: From this many rows on, the rounds read the distinct (QID vector, sensitive codes) rows
     #: weighted by their counts instead of the rows (the same partitioning): below it a round is
-    #: cheap either way and the weighted median's window passes cost more than they save
-    #: (Adult, 30k rows: 0.3-0.5 s slower weighted; 1e7 rows: 3.5x faster).
+    #: cheap either way and the weighted median's window passes cost more than they save.
     weighted_from_rows: int = Field(default=100_000, ge=0)
     #: From this many working rows down (the rows, or their weighted distinct vectors), the
     #: remaining rounds run in memory (:mod:`.in_memory`): the working rows are read once, as

@@ -2,7 +2,7 @@
 
 A round's planning works on a few thousand to a few hundred thousand candidate rows; pandas'
 per-call overhead (index alignment, merges, object dtypes) cost more than the arithmetic itself
-(about 85 ms of a 190 ms Adult round). These helpers do the same operations on plain arrays and
+(BENCHMARKS.md "Mondrian's rounds in memory"). These helpers do the same on plain arrays and
 keep pandas' semantics where a result depends on them: stable orderings, first-appearance group
 order, and Kahan-compensated group sums (what ``Series.groupby(...).sum()`` computes), so a
 release does not change by a last bit in a tie between two candidate splits.

@@ -2,7 +2,7 @@
 
 Once the working rows are few (``max_rows_in_memory``: Adult's 30k rows from the first round,
 the 235k distinct vectors of 1e6 synthetic rows), a round in the engine is a dozen statements
-whose fixed cost exceeds the work: Adult's bin ranges take ~60 ms of DuckDB time for 30k rows.
+whose fixed cost exceeds the work (BENCHMARKS.md "Mondrian's rounds in memory").
 The rows are then read once, as coded values (leaf ranks and numeric QID values, the sensitive
 codes and the weights: nothing is logged or published from them), kept sorted by partition id,
 and every round's question is answered with a few numpy passes over the window's rows only;
@@ -135,7 +135,8 @@ class MemoryWorkingSet(WorkingSet):
         the median, or the depth of the lowest common ancestor."""
         values = self.columns[d.code][rows]
         if d.is_numeric:
-            # -1 below, 0 at, 1 above (two comparisons: 5x faster than nested np.where)
+            # -1 below, 0 at, 1 above (two comparisons beat nested np.where: BENCHMARKS.md
+            # "Working tables in memory, fewer passes at publish, radix-grouped bins")
             side: IntArray = (values > param).astype(np.int64) - (values < param)
             return side
         depth = param.astype(np.int64) + 1

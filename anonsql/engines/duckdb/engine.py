@@ -137,8 +137,9 @@ class DuckDBEngine(Engine):
 
     # A run's working schema is an in-memory database attached under the schema's name, so
     # "schema"."table" names its tables unchanged. Its tables (the rows' coded values) are never
-    # written to the database file: a CREATE TABLE AS of 1e6 rows takes 0.19 s there against
-    # 0.50 s in the file; past memory_limit they spill to temp_directory like any other data;
+    # written to the database file, where creating them is slower (BENCHMARKS.md "Working
+    # tables in memory, fewer passes at publish, radix-grouped bins"); past memory_limit they
+    # spill to temp_directory like any other data;
     # and a killed run leaves nothing behind. A transaction may write to one database only, so
     # what the publish transaction writes for the run goes to temporary tables.
     def create_work_schema(self, schema: str) -> None:
@@ -166,7 +167,8 @@ class DuckDBEngine(Engine):
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         # DESCRIBE resolves the name as every statement does (a working schema's in-memory
         # database, temporary tables, the search path) and gives information_schema's type
-        # names; it takes ~1 ms where a process's first information_schema query takes ~25
+        # names, far quicker than a process's first information_schema query (BENCHMARKS.md
+        # "Working tables in memory, fewer passes at publish, radix-grouped bins")
         try:
             rows = self.query("catalog/describe", relation=relation)
         except EngineError as err:

@@ -140,9 +140,8 @@ class PostgresEngine(Engine):
     #: every query analysts run on the release, keep theirs). The released view joins the
     #: source to the recoding map on every quasi-identifier; PostgreSQL's hash-join estimate
     #: takes the most selective key alone, so on low-cardinality keys it sorts both sides for a
-    #: merge join instead, and JIT then compiles for the misestimated cost (up to 1.5 s a
-    #: statement). At 1e6 rows the publish step's grouping of the released rows and the gate's
-    #: k-anonymity query went from 4.8 and 4.1 s to 1.7 and 1.3 s (BENCHMARKS.md).
+    #: merge join instead, and JIT then compiles for the misestimated cost. What the two
+    #: settings save: BENCHMARKS.md "Spark at scale (local[2]) beside DuckDB and PostgreSQL".
     transaction_settings: ClassVar[tuple[tuple[str, str], ...]] = (
         ("enable_mergejoin", "off"),
         ("jit", "off"),
