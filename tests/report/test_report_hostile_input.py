@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from anonsql import api
-from anonsql.engines import DuckDBEngine
+from anonsql.engines import DuckDBEngine, Engine
 from anonsql.report.html import render_report
 from anonsql.sql import TableName
 
@@ -71,7 +71,7 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
-def hostile_release(engine: DuckDBEngine, folder: Path) -> None:
+def hostile_release(engine: Engine, folder: Path) -> None:
     engine.create_schema(SCHEMA)
     source = TableName(TABLE, SCHEMA)
     n = 120
