@@ -2,7 +2,8 @@
 
 The spec, every algorithm's options and every privacy model's parameters are pydantic models;
 their errors all go through :func:`spec_error`, so each names the key path, the problem and a fix
-(a did-you-mean suggestion for a misspelled key).
+(a did-you-mean suggestion for a misspelled key). A validator of anonsql's own raises
+:func:`option_error`, whose problem and fix the SpecError keeps as written.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import PydanticCustomError
 
 from anonsql.errors import SpecError
 from anonsql.registry import suggestion
@@ -25,6 +27,14 @@ FIXES = {
     "less_than_equal": "lower the value",
 }
 DEFAULT_FIX = "see the spec reference in README.md"
+#: The pydantic error type of :func:`option_error`.
+OPTION_ERROR = "anonsql_option"
+
+
+def option_error(problem: str, fix: str) -> PydanticCustomError:
+    """The error a field or model validator raises: ``problem`` becomes the SpecError's
+    problem and ``fix`` its fix (before any fix the caller of :func:`spec_error` gives)."""
+    return PydanticCustomError(OPTION_ERROR, "{problem}", {"problem": problem, "fix": fix})
 
 
 def spec_error(
@@ -38,14 +48,18 @@ def spec_error(
 ) -> SpecError:
     """The first error of ``err`` as a SpecError keyed ``prefix.<location>``.
 
-    ``empty`` names a location-less error; ``fix`` replaces the per-kind fix; ``known_keys(loc)``
-    lists the keys allowed beside an unknown one, for a did-you-mean suggestion.
+    ``empty`` names a location-less error; ``fix`` replaces the per-kind fix (not the fix of an
+    :func:`option_error`); ``known_keys(loc)`` lists the keys allowed beside an unknown one, for
+    a did-you-mean suggestion.
     """
     first = err.errors()[0]
     loc = tuple(first["loc"])
     where = ".".join(str(p) for p in loc) or empty
     key = f"{prefix}.{where}" if prefix else where
-    hint = fix or FIXES.get(first["type"], DEFAULT_FIX)
+    if first["type"] == OPTION_ERROR:
+        hint = str(first["ctx"]["fix"])
+    else:
+        hint = fix or FIXES.get(first["type"], DEFAULT_FIX)
     if first["type"] == "extra_forbidden" and known_keys is not None:
         hint = suggestion(str(loc[-1]), known_keys(loc)) or hint
     return SpecError(key, first["msg"], hint, source=source)

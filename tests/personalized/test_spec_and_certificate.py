@@ -16,16 +16,15 @@ from anonsql.errors import SpecError
 SECTION: dict[str, Any] = {
     "profile": "paper_compat",
     "consent": {"column": "pd", "values": ["T"]},
-    "quasi_identifiers": ["age", "zipcode"],
-    "cluster_key": [{"column": "zipcode", "prefix": 1}],
-    "categorical": [{"column": "job", "l": 3}],
-    "numeric": [
-        {
-            "column": "salary",
+    "sensitive": {
+        "job": {"l": 3},
+        "salary": {
             "terms": {"labels": ["Low", "High"], "points": [0, 10, 20], "rule": "paper_intervals"},
             "bucket_k": 5,
-        }
-    ],
+        },
+    },
+    "cluster_key": [{"column": "zipcode", "prefix": 1}],
+    "quasi_identifiers": ["age", "zipcode"],
     "k": 2,
 }
 
@@ -33,28 +32,35 @@ SECTION: dict[str, Any] = {
 def test_mapping_builds_the_config() -> None:
     config = config_from_mapping(SECTION, taxonomies={"job": JOB})
     assert config.profile == "paper_compat" and config.k == 2 and config.l == 2
-    assert config.consent_values == ("T",)
+    assert config.quasi_identifiers == ("age", "zipcode")
+    assert config.consent_column == "pd" and config.consent_values == ("T",)
     assert config.categorical == (CategoricalSA("job", JOB, 3),)
     assert config.numeric == (
         NumericSA("salary", FuzzyTerms(("Low", "High"), (0, 10, 20), "paper_intervals"), None, 5),
     )
     assert config.cluster_key == (ClusterKey("zipcode", 1),)
+    assert config.seed == 0 and config.key == "personalized"
 
 
 @pytest.mark.parametrize(
     ("change", "key"),
     [
         ({"colour": 1}, "personalized.colour"),
-        ({"categorical": [{"column": "disease"}]}, "personalized.categorical[0].column"),
-        ({"categorical": "job"}, "personalized.categorical"),
-        ({"numeric": [{"column": "salary", "terms": [1]}]}, "personalized.numeric[0].terms"),
+        ({"sensitive": {"disease": {}}}, "personalized.sensitive.disease"),
+        ({"sensitive": "job"}, "personalized.sensitive"),
+        ({"sensitive": {"salary": {"terms": [1]}}}, "personalized.sensitive.salary.terms"),
+        (
+            {"sensitive": {"salary": {"terms": {"labels": ["a", "a"], "points": [0, 1]}}}},
+            "personalized.sensitive.salary.terms.labels",
+        ),
         (
             {"cluster_key": [{"column": "zipcode", "digits": 1}]},
-            "personalized.cluster_key[0].digits",
+            "personalized.cluster_key.0.digits",
         ),
+        ({"quasi_identifiers": "age"}, "personalized.quasi_identifiers"),
         ({"seed": "x"}, "personalized.seed"),
         ({"k": 0}, "personalized.k"),
-        ({"consent": None}, "personalized.consent"),
+        ({"consent": {"values": [True]}}, "personalized.consent.column"),
     ],
 )
 def test_mapping_errors_name_the_key(change: dict[str, Any], key: str) -> None:

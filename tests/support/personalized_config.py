@@ -1,71 +1,41 @@
-"""A :class:`PersonalizedConfig` from a plain mapping (the shape a YAML spec section takes), so
-the spec layer only resolves taxonomies and passes the section on.
+"""A :class:`PersonalizedConfig` from a plain mapping, built as a run builds it: the options of
+``algorithm: personalized`` validated by :class:`PersonalizedOptions`, then
+:func:`build_config`.
 
-Reddy, Raju, Valli Kumari (IJET 2018) parameters, digest 002 §3.2. The mapping::
+Reddy, Raju, Valli Kumari (IJET 2018) parameters, digest 002 §3.2. The mapping is the spec's
+``algorithm.personalized`` section with what the rest of a spec would declare::
 
-    profile: safe                       # or paper_compat
+    profile: safe                       # the options, as in a spec
     consent: {column: pd, values: [true]}
-    quasi_identifiers: [age, gender, zipcode]
-    cluster_key: [{column: zipcode, prefix: 1}]    # optional
-    categorical: [{column: job, l: 3, bucket_k: 3}]   # taxonomies given separately, by column
-    numeric: [{column: salary, terms: {labels: [Low, Medium, High],
-                                       points: [50000, 150000, 300000], rule: triangular}}]
-    k: 10
+    sensitive:
+      job: {l: 3, bucket_k: 3}          # categorical: its taxonomy is given separately
+      salary: {terms: {labels: [Low, Medium, High], points: [50000, 150000, 300000]}}
+    cluster_key: [{column: zipcode, prefix: 1}]
     l: 2
-    bucket_k: null
-    sensitivity_threshold: 1
-    weight_step: null
-    seed: null
+    quasi_identifiers: [age, gender, zipcode]    # the spec's columns
+    k: 10                                        # the spec's k_anonymity
+    seed: 0                                      # the spec's seed
 
-Unknown keys and wrong types are :class:`~anonsql.errors.SpecError` naming the key.
+The categorical attributes are the columns of ``taxonomies`` (in order); the numeric ones are
+the ``sensitive`` entries with terms. Errors are :class:`~anonsql.errors.SpecError` naming the
+key (``<key>.<option>`` for the options, as :func:`~anonsql.spec.errors.spec_error` names them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from anonsql.algorithms.personalized.config import (
-    CategoricalSA,
-    ClusterKey,
-    FuzzyTerms,
-    NumericSA,
-    PersonalizedConfig,
-)
+from pydantic import ValidationError
+
+from anonsql.algorithms.personalized.algorithm import PersonalizedOptions, build_config
+from anonsql.algorithms.personalized.config import PersonalizedConfig
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchy
+from anonsql.spec.errors import spec_error
 
-_TOP = {
-    "profile",
-    "consent",
-    "quasi_identifiers",
-    "cluster_key",
-    "categorical",
-    "numeric",
-    "k",
-    "l",
-    "bucket_k",
-    "sensitivity_threshold",
-    "weight_step",
-    "seed",
-}
-
-
-def _mapping(value: object, key: str, allowed: set[str]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise SpecError(key, "expected a mapping", "write it as key: value pairs")
-    unknown = sorted(set(value) - allowed)
-    if unknown:
-        raise SpecError(
-            f"{key}.{unknown[0]}", "unknown key", f"use only {', '.join(sorted(allowed))}"
-        )
-    return value
-
-
-def _list(value: object, key: str) -> Sequence[Any]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise SpecError(key, "expected a list", "write it as a YAML list")
-    return value
+#: What the mapping holds beside the options: the spec's declarations the run reads.
+_DECLARED = ("quasi_identifiers", "k", "seed")
 
 
 def config_from_mapping(
@@ -74,59 +44,45 @@ def config_from_mapping(
     taxonomies: Mapping[str, Hierarchy],
     key: str = "personalized",
 ) -> PersonalizedConfig:
-    """Build and validate the configuration; ``taxonomies`` maps each categorical column to
-    its (already resolved) hierarchy."""
-    section = _mapping(raw, key, _TOP)
-    consent = _mapping(section.get("consent"), f"{key}.consent", {"column", "values"})
-    categorical = []
-    for i, item in enumerate(_list(section.get("categorical", []), f"{key}.categorical")):
-        where = f"{key}.categorical[{i}]"
-        entry = _mapping(item, where, {"column", "l", "bucket_k"})
-        column = entry.get("column")
-        if not isinstance(column, str) or column not in taxonomies:
-            raise SpecError(
-                f"{where}.column",
-                "the column has no taxonomy",
-                "name a categorical sensitive column and give its hierarchy",
-            )
-        categorical.append(
-            CategoricalSA(column, taxonomies[column], entry.get("l"), entry.get("bucket_k"))
+    """Validate the options, check the declarations, and build the configuration;
+    ``taxonomies`` maps each categorical column to its (already resolved) hierarchy."""
+    if not isinstance(raw, Mapping):
+        raise SpecError(key, "expected a mapping", "write it as key: value pairs")
+    try:
+        options = PersonalizedOptions.model_validate(
+            {name: value for name, value in raw.items() if name not in _DECLARED}
         )
-    numeric = []
-    for i, item in enumerate(_list(section.get("numeric", []), f"{key}.numeric")):
-        where = f"{key}.numeric[{i}]"
-        entry = _mapping(item, where, {"column", "terms", "l", "bucket_k"})
-        terms = _mapping(entry.get("terms"), f"{where}.terms", {"labels", "points", "rule"})
-        fuzzy = FuzzyTerms(
-            labels=tuple(_list(terms.get("labels"), f"{where}.terms.labels")),
-            points=tuple(_list(terms.get("points"), f"{where}.terms.points")),
-            rule=terms.get("rule", "triangular"),
+    except ValidationError as err:
+        raise spec_error(err, prefix=key) from None
+    quasi_identifiers = raw.get("quasi_identifiers", [])
+    if (
+        isinstance(quasi_identifiers, str)
+        or not isinstance(quasi_identifiers, list)
+        or not quasi_identifiers
+        or not all(isinstance(q, str) and q for q in quasi_identifiers)
+    ):
+        raise SpecError(
+            f"{key}.quasi_identifiers", "expected a list of column names", "name at least one"
         )
-        numeric.append(
-            NumericSA(str(entry.get("column", "")), fuzzy, entry.get("l"), entry.get("bucket_k"))
-        )
-    cluster_key = []
-    for i, item in enumerate(_list(section.get("cluster_key", []), f"{key}.cluster_key")):
-        entry = _mapping(item, f"{key}.cluster_key[{i}]", {"column", "prefix"})
-        cluster_key.append(ClusterKey(str(entry.get("column", "")), entry.get("prefix")))
-    optional = {
-        name: section[name]
-        for name in ("profile", "k", "l", "bucket_k", "sensitivity_threshold", "weight_step")
-        if name in section
-    }
-    seed = section.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    k, seed = raw.get("k", 10), raw.get("seed", 0)
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise SpecError(f"{key}.k", "k is not an integer >= 1", "give the group size k >= 1")
+    if not isinstance(seed, int) or isinstance(seed, bool):
         raise SpecError(f"{key}.seed", "the seed is not an integer", "give an integer or omit it")
-    return PersonalizedConfig(
-        quasi_identifiers=tuple(
-            str(q) for q in _list(section.get("quasi_identifiers", []), f"{key}.quasi_identifiers")
-        ),
-        consent_column=str(consent.get("column", "")),
-        categorical=tuple(categorical),
-        numeric=tuple(numeric),
-        consent_values=tuple(_list(consent.get("values", [True]), f"{key}.consent.values")),
-        cluster_key=tuple(cluster_key),
+    numeric = [c for c, own in options.sensitive.items() if own.terms is not None]
+    for column in options.sensitive:
+        if column not in numeric and column not in taxonomies:
+            raise SpecError(
+                f"{key}.sensitive.{column}",
+                "the column has no taxonomy and no terms",
+                "give a categorical column's hierarchy, or a numeric column's terms",
+            )
+    return build_config(
+        options,
+        quasi_identifiers=quasi_identifiers,
+        taxonomies=taxonomies,
+        numeric=numeric,
+        k=k,
         seed=seed,
         key=key,
-        **optional,
     )

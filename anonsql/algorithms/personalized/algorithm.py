@@ -32,18 +32,19 @@ layout publishes, verifies and measures them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from anonsql.algorithms.base import Algorithm, OptionsBase, Partitioning, ProgressCallback
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.personalized.config import (
-    FUZZY_RULES,
     RESERVED_NAMES,
     CategoricalSA,
     ClusterKey,
@@ -61,6 +62,7 @@ from anonsql.errors import InfeasibleError, SpecError
 from anonsql.hierarchies import Hierarchy, load_hierarchy
 from anonsql.privacy.base import PrivacyModel, largest_k
 from anonsql.spec import Role, Spec
+from anonsql.spec.errors import option_error
 from anonsql.sql import Relation
 
 #: The spec key of the options, for error messages.
@@ -82,11 +84,43 @@ class ConsentOptions(OptionsBase):
 
 
 class TermOptions(OptionsBase):
-    """The fuzzy terms of a numeric sensitive attribute (``FuzzyTerms``)."""
+    """The fuzzy terms of a numeric sensitive attribute (``FuzzyTerms``, paper §3): at least two
+    distinct labels, and strictly increasing finite points, one per label (``triangular``: the
+    terms' centers) or one more (``paper_intervals``: min, a_2..a_k, max)."""
 
+    # the rule first: the points' count depends on it, and errors are reported in field order
+    rule: Literal["triangular", "paper_intervals"] = "triangular"
     labels: list[str]
     points: list[float]
-    rule: Literal["triangular", "paper_intervals"] = "triangular"
+
+    @field_validator("labels")
+    @classmethod
+    def _distinct_labels(cls, labels: list[str]) -> list[str]:
+        if len(labels) < 2:
+            raise option_error("fewer than 2 linguistic terms", "give at least 2 labels")
+        if any(label == "" for label in labels):
+            raise option_error("a label is empty", "give every term a label")
+        if len(set(labels)) != len(labels):
+            raise option_error("two terms share a label", "give distinct labels")
+        return labels
+
+    @field_validator("points")
+    @classmethod
+    def _increasing_points(cls, points: list[float], info: ValidationInfo) -> list[float]:
+        labels, rule = info.data.get("labels"), info.data.get("rule")
+        if labels is not None and rule is not None:
+            expected = len(labels) + (1 if rule == "paper_intervals" else 0)
+            if len(points) != expected:
+                what = "min, a_2..a_k, max" if rule == "paper_intervals" else "one center per term"
+                raise option_error(
+                    f"{len(points)} points for {len(labels)} terms under rule {rule}",
+                    f"give {expected} points ({what})",
+                )
+        if not all(math.isfinite(p) for p in points):
+            raise option_error("a point is not a finite number", "give numbers")
+        if any(b <= a for a, b in itertools.pairwise(points)):
+            raise option_error("the points are not strictly increasing", "sort them ascending")
+        return points
 
 
 class SensitiveOptions(OptionsBase):
@@ -248,7 +282,6 @@ class Personalized(Algorithm):
                     f"fuzzy terms need a numeric column, not {types[name].data_type}",
                     "drop the terms to publish the column as a categorical attribute",
                 )
-            _fuzzy(terms).validate(f"{KEY}.sensitive.{name}.terms")
             numeric.append(name)
         for name in qids:
             if name in RESERVED_NAMES:
@@ -327,35 +360,13 @@ class Personalized(Algorithm):
                     "publish. Fix: check the consent column and the values meaning consent"
                 )
         progress("reading the sensitive attributes' taxonomies")
-        categorical = tuple(
-            CategoricalSA(
-                c,
-                self._taxonomy(e, workspace.source, c),
-                *_overrides(opts.sensitive.get(c)),
-            )
-            for c in declaration.categorical
-        )
-        numeric = []
-        for c in declaration.numeric:
-            own = opts.sensitive[c]
-            assert own.terms is not None
-            numeric.append(NumericSA(c, _fuzzy(own.terms), own.l, own.bucket_k))
-        k = largest_k(workspace.models) or 1
-        config = PersonalizedConfig(
+        config = build_config(
+            opts,
             quasi_identifiers=tuple(d.column for d in workspace.dimensions),
-            consent_column=consent.column if consent else None,
-            categorical=categorical,
-            numeric=tuple(numeric),
-            consent_values=tuple(consent.values) if consent else (True,),
-            profile=opts.profile,
-            k=k,
-            l=opts.l,
-            bucket_k=opts.bucket_k,
-            sensitivity_threshold=opts.sensitivity_threshold,
-            weight_step=opts.weight_step,
-            cluster_key=tuple(ClusterKey(p.column, p.prefix) for p in opts.cluster_key),
-            seed=None if opts.secret_shuffle else spec.seed,
-            key=KEY,
+            taxonomies={c: self._taxonomy(e, workspace.source, c) for c in declaration.categorical},
+            numeric=declaration.numeric,
+            k=largest_k(workspace.models) or 1,
+            seed=spec.seed,
         )
         keys = mixers(config.seed)
         progress(f"grouping and bucketizing ({opts.profile} profile)")
@@ -425,10 +436,49 @@ class Personalized(Algorithm):
         e.load_arrow(workspace.work("parts"), table)
 
 
+def build_config(
+    options: PersonalizedOptions,
+    *,
+    quasi_identifiers: Sequence[str],
+    taxonomies: Mapping[str, Hierarchy],
+    numeric: Sequence[str],
+    k: int,
+    seed: int,
+    key: str = KEY,
+) -> PersonalizedConfig:
+    """The configuration of one release from validated options and what the spec declares:
+    the quasi-identifiers, the categorical sensitive columns with their taxonomies (in order),
+    the numeric ones (each with its terms in ``options``), the group size ``k`` and the seed
+    (unused with ``secret_shuffle``). ``key`` prefixes the errors the data may still raise."""
+    consent = options.consent
+    categorical = tuple(
+        CategoricalSA(column, taxonomy, *_overrides(options.sensitive.get(column)))
+        for column, taxonomy in taxonomies.items()
+    )
+    return PersonalizedConfig(
+        quasi_identifiers=tuple(quasi_identifiers),
+        consent_column=consent.column if consent else None,
+        categorical=categorical,
+        numeric=tuple(_numeric(column, options.sensitive[column]) for column in numeric),
+        consent_values=tuple(consent.values) if consent else (True,),
+        profile=options.profile,
+        k=k,
+        l=options.l,
+        bucket_k=options.bucket_k,
+        sensitivity_threshold=options.sensitivity_threshold,
+        weight_step=options.weight_step,
+        cluster_key=tuple(ClusterKey(p.column, p.prefix) for p in options.cluster_key),
+        seed=None if options.secret_shuffle else seed,
+        key=key,
+    )
+
+
 def _overrides(options: SensitiveOptions | None) -> tuple[int | None, int | None]:
     return (options.l, options.bucket_k) if options is not None else (None, None)
 
 
-def _fuzzy(terms: TermOptions) -> FuzzyTerms:
-    assert terms.rule in FUZZY_RULES
-    return FuzzyTerms(tuple(terms.labels), tuple(terms.points), terms.rule)
+def _numeric(column: str, options: SensitiveOptions) -> NumericSA:
+    terms = options.terms
+    assert terms is not None, "bind declares numeric the attributes with terms"
+    fuzzy = FuzzyTerms(tuple(terms.labels), tuple(terms.points), terms.rule)
+    return NumericSA(column, fuzzy, options.l, options.bucket_k)

@@ -2,8 +2,10 @@
 
 After S. Ram Prasad Reddy, KVSVN Raju, V. Valli Kumari, "A Novel Approach for Personalized
 Privacy Preserving Data Publishing with Multiple Sensitive Attributes", IJET 7 (2018)
-(digest 002). Every value is validated when the configuration is built; an error names the key
-(``<key>.<field>``), the problem and the fix, never a data value.
+(digest 002). The configuration is built from validated options
+(:func:`~anonsql.algorithms.personalized.algorithm.build_config`: the options of
+``algorithm: personalized`` check every value, the algorithm's ``bind`` checks them against the
+spec and the source), so it checks nothing itself.
 
 Two profiles:
 
@@ -22,19 +24,14 @@ Two profiles:
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchy
 
 Profile = Literal["paper_compat", "safe"]
-PROFILES: tuple[Profile, ...] = ("paper_compat", "safe")
-
 FuzzyRule = Literal["paper_intervals", "triangular"]
-FUZZY_RULES: tuple[FuzzyRule, ...] = ("paper_intervals", "triangular")
 
 #: Names a quasi-identifier may not take: columns of the published relations, and the private
 #: row key and group of the working tables.
@@ -65,34 +62,6 @@ class FuzzyTerms:
     labels: tuple[str, ...]
     points: tuple[float, ...]
     rule: FuzzyRule = "triangular"
-
-    def validate(self, key: str) -> None:
-        if self.rule not in FUZZY_RULES:
-            raise SpecError(
-                f"{key}.rule", "the rule is unknown", f"use one of {', '.join(FUZZY_RULES)}"
-            )
-        if len(self.labels) < 2:
-            raise SpecError(
-                f"{key}.labels", "fewer than 2 linguistic terms", "give at least 2 labels"
-            )
-        if any(not isinstance(x, str) or x == "" for x in self.labels):
-            raise SpecError(f"{key}.labels", "a label is empty", "give every term a label")
-        if len(set(self.labels)) != len(self.labels):
-            raise SpecError(f"{key}.labels", "two terms share a label", "give distinct labels")
-        expected = len(self.labels) + (1 if self.rule == "paper_intervals" else 0)
-        if len(self.points) != expected:
-            what = "min, a_2..a_k, max" if self.rule == "paper_intervals" else "one center per term"
-            raise SpecError(
-                f"{key}.points",
-                f"{len(self.points)} points for {len(self.labels)} terms under rule {self.rule}",
-                f"give {expected} points ({what})",
-            )
-        if any(not isinstance(p, int | float) or not math.isfinite(p) for p in self.points):
-            raise SpecError(f"{key}.points", "a point is not a finite number", "give numbers")
-        if any(b <= a for a, b in zip(self.points, self.points[1:], strict=False)):
-            raise SpecError(
-                f"{key}.points", "the points are not strictly increasing", "sort them ascending"
-            )
 
 
 @dataclass(frozen=True)
@@ -135,7 +104,7 @@ class ClusterKey:
 
 @dataclass(frozen=True)
 class PersonalizedConfig:
-    """Everything one personalized release needs, validated on construction.
+    """Everything one personalized release needs (built from validated options).
 
     ``consent_column`` holds each subject's privacy-disclosure flag (the paper's PD); a row is
     published only when its value is one of ``consent_values`` (NULL never is); None publishes
@@ -163,12 +132,9 @@ class PersonalizedConfig:
     weight_step: float | None = None
     cluster_key: tuple[ClusterKey, ...] = ()
     seed: int | None = None
+    #: The key the data's errors name (e.g. too few consenting rows for ``<key>.k``).
     key: str = field(default="personalized", compare=False)
 
-    def __post_init__(self) -> None:
-        self._validate()
-
-    # -- derived values -----------------------------------------------------------------------
     @property
     def sensitive(self) -> tuple[SensitiveAttribute, ...]:
         """Every sensitive attribute, categorical first; positions are attribute numbers."""
@@ -208,121 +174,6 @@ class PersonalizedConfig:
     @property
     def grouping_key(self) -> tuple[ClusterKey, ...]:
         return self.cluster_key or tuple(ClusterKey(q) for q in self.quasi_identifiers)
-
-    # -- validation ---------------------------------------------------------------------------
-    def _validate(self) -> None:
-        key = self.key
-        if self.profile not in PROFILES:
-            raise SpecError(
-                f"{key}.profile", "the profile is unknown", f"use one of {', '.join(PROFILES)}"
-            )
-        for name, value, least in (
-            ("k", self.k, 1),
-            ("l", self.l, 1),
-            ("sensitivity_threshold", self.sensitivity_threshold, 1),
-        ):
-            _check_int(f"{key}.{name}", value, least)
-        if self.bucket_k is not None:
-            _check_int(f"{key}.bucket_k", self.bucket_k, 1)
-        if self.weight_step is not None and (
-            not isinstance(self.weight_step, int | float)
-            or not math.isfinite(self.weight_step)
-            or not 0 <= self.weight_step <= 1
-        ):
-            raise SpecError(
-                f"{key}.weight_step",
-                "the step is outside [0, 1]",
-                "use a step such as 0.25 (0 publishes exact weights)",
-            )
-        if not self.quasi_identifiers:
-            raise SpecError(
-                f"{key}.quasi_identifiers", "no quasi-identifier", "declare at least one"
-            )
-        if not self.sensitive:
-            raise SpecError(
-                f"{key}.sensitive",
-                "no sensitive attribute",
-                "declare at least one categorical or numeric sensitive attribute",
-            )
-        if not self.consent_values:
-            raise SpecError(
-                f"{key}.consent_values",
-                "no value means consent",
-                "list the values of the consent column that mean consent, e.g. [true]",
-            )
-        if self.consent_column is not None and (
-            not isinstance(self.consent_column, str) or not self.consent_column
-        ):
-            raise SpecError(
-                f"{key}.consent_column",
-                "the consent column's name is empty",
-                "name the column, or None to publish every row",
-            )
-        self._validate_columns()
-        for i, c in enumerate(self.categorical):
-            where = f"{key}.categorical[{i}]"
-            if not isinstance(c.taxonomy, Hierarchy):
-                raise SpecError(
-                    f"{where}.taxonomy",
-                    "the taxonomy is not a hierarchy",
-                    "give a hierarchy (e.g. read_hierarchy) whose leaves are the values",
-                )
-            _check_overrides(where, c)
-        for i, n in enumerate(self.numeric):
-            where = f"{key}.numeric[{i}]"
-            n.terms.validate(f"{where}.terms")
-            _check_overrides(where, n)
-        for i, part in enumerate(self.cluster_key):
-            where = f"{key}.cluster_key[{i}]"
-            if part.column not in self.quasi_identifiers:
-                raise SpecError(
-                    f"{where}.column",
-                    "the column is not a quasi-identifier",
-                    "order groups by quasi-identifiers only",
-                )
-            if part.prefix is not None:
-                _check_int(f"{where}.prefix", part.prefix, 1)
-
-    def _validate_columns(self) -> None:
-        key = self.key
-        roles: dict[str, str] = {}
-        named: Sequence[tuple[str, str]] = [
-            *((q, "quasi_identifiers") for q in self.quasi_identifiers),
-            *((c.column, "categorical") for c in self.categorical),
-            *((n.column, "numeric") for n in self.numeric),
-            *(() if self.consent_column is None else ((self.consent_column, "consent_column"),)),
-        ]
-        for column, role in named:
-            if not isinstance(column, str) or not column:
-                raise SpecError(f"{key}.{role}", "a column name is empty", "name every column")
-            if column in roles:
-                raise SpecError(
-                    f"{key}.{role}",
-                    f"column {column!r} is declared twice ({roles[column]} and {role})",
-                    "give each column one role",
-                )
-            roles[column] = role
-        for q in self.quasi_identifiers:
-            if q in RESERVED_NAMES:
-                raise SpecError(
-                    f"{key}.quasi_identifiers",
-                    f"column name {q!r} is reserved for the published relations",
-                    f"rename it in a view first; reserved: {', '.join(sorted(RESERVED_NAMES))}",
-                )
-
-
-def _check_overrides(where: str, sa: CategoricalSA | NumericSA) -> None:
-    if sa.l is not None:
-        _check_int(f"{where}.l", sa.l, 1)
-    if sa.bucket_k is not None:
-        _check_int(f"{where}.bucket_k", sa.bucket_k, 1)
-
-
-def _check_int(key: str, value: object, least: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SpecError(key, "the value is not an integer", f"use an integer >= {least}")
-    if value < least:
-        raise SpecError(key, f"{value} is below {least}", f"use a value >= {least}")
 
 
 def sensitive_index(config: PersonalizedConfig) -> Mapping[str, int]:
