@@ -29,7 +29,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from anonsql.algorithms.personalized.algorithm import PersonalizedRun
+from anonsql.algorithms.personalized.algorithm import PersonalizedFacts
 from anonsql.algorithms.personalized.config import PersonalizedConfig
 from anonsql.algorithms.personalized.decisions import Decisions
 from anonsql.algorithms.personalized.names import PublishedTables
@@ -68,22 +68,17 @@ def _published_key(name: str) -> str:
     return f"published {name}: {PUBLISHED_CHECKS[name]}"
 
 
-class PersonalizedLayout(Layout):
+class PersonalizedLayout(Layout[PersonalizedFacts]):
     """The tuples (``anon.t``), groups and buckets of a personalized release."""
 
     name = "personalized"
+    Facts = PersonalizedFacts
     copied = ("attributes", "hierarchy_nodes")
     granted = (*SHARED_GRANTED, *PUBLISHED)
 
     @property
-    def run(self) -> PersonalizedRun:
-        run = self.partitioning.facts["personalized"]
-        assert isinstance(run, PersonalizedRun)
-        return run
-
-    @property
     def decisions(self) -> Decisions:
-        return self.run.decisions
+        return self.facts.decisions
 
     @property
     def config(self) -> PersonalizedConfig:
@@ -96,7 +91,7 @@ class PersonalizedLayout(Layout):
             self.config,
             decisions.work,
             decisions.bucketing.cells,
-            self.run.keys,
+            self.facts.keys,
         )
 
     def create(self, names: OutputNames, kind: str) -> None:
@@ -110,7 +105,7 @@ class PersonalizedLayout(Layout):
             ws.work("generalized"), tuple((d.column, f"g{d.index}") for d in ws.dimensions)
         )
         target = published_tables(names, "released")
-        create_published(e, self.config, self.decisions.work, target, self.run.keys, generalized)
+        create_published(e, self.config, self.decisions.work, target, self.facts.keys, generalized)
         for table in target.all():
             e.analyze(table)
         self.publish_guarded(names.main, names.released, "TABLE", self.workspace.models, None)
@@ -247,7 +242,7 @@ class PersonalizedLayout(Layout):
         }
 
     def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
-        run = self.run
+        facts = self.facts
         return release_metrics(
-            self.workspace.engine, run.decisions, queries=run.query_workload, seed=run.seed
+            self.workspace.engine, facts.decisions, queries=facts.query_workload, seed=facts.seed
         )
