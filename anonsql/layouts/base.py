@@ -24,7 +24,8 @@ withholds later. ``materialize: table`` publishes a frozen copy instead.
 
 A layout whose guarantees are not all privacy models over equivalence classes adds its own
 violation counts (:meth:`Layout.violations` at publish, :meth:`Layout.release_violations` on a
-published release) and metrics (:meth:`Layout.extra_metrics`); the defaults add none.
+published release); the defaults add none. Metrics of a layout's own are registered with the
+others (:mod:`anonsql.metrics`), declaring the layouts they measure.
 """
 
 from __future__ import annotations
@@ -271,9 +272,3 @@ class Layout(ABC, Generic[F]):
         """Violations the layout counts on a published release from its relations and the
         fields its certificate records (what ``anonsql check`` re-runs). Default: none."""
         return {}
-
-    def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
-        """Metrics of the layout's own as ``(metric, attribute, value)``, measured on the release
-        built as ``names`` after the registered metrics and recorded with them in
-        ``__metrics``. Default: none."""
-        return []

@@ -1,5 +1,5 @@
-"""Metrics computed for every publish, by name. Other packages add metrics through the
-``anonsql.metrics`` entry-point group."""
+"""The registry of metrics (:mod:`anonsql.metrics.base`) recorded at every publish. Other packages
+add metrics through the ``anonsql.metrics`` entry-point group."""
 
 from __future__ import annotations
 
@@ -7,18 +7,36 @@ from anonsql.metrics.base import Metric, MetricContext, MetricValue
 from anonsql.metrics.classes import ClassMetrics
 from anonsql.metrics.dependency_loss import DependencyLossMetric
 from anonsql.metrics.ncp import NCP
+from anonsql.metrics.personalized import PersonalizedMetric
 from anonsql.metrics.risk import ReidentificationRisk
 from anonsql.metrics.sa_ncp import SaNCP
 from anonsql.registry import Registry
 
 METRICS: Registry[type[Metric]] = Registry("metric", group="anonsql.metrics")
-for _metric in (NCP, ClassMetrics, SaNCP, DependencyLossMetric, ReidentificationRisk):
+for _metric in (
+    NCP,
+    ClassMetrics,
+    SaNCP,
+    DependencyLossMetric,
+    ReidentificationRisk,
+    PersonalizedMetric,
+):
     METRICS.register(_metric.name, _metric)
 
 
+def metrics_for(layout: str | None) -> list[type[Metric]]:
+    """The registered metrics measuring releases of ``layout`` (None: a bare relation), in the
+    order ``__metrics`` lists them: those of every layout by name, then the layout's own."""
+    found = [(name, metric) for name, metric in METRICS.items() if metric.measures(layout)]
+    return [
+        metric for _, metric in sorted(found, key=lambda item: (bool(item[1].layouts), item[0]))
+    ]
+
+
 def compute_all(ctx: MetricContext) -> list[MetricValue]:
-    """Every registered metric of a release, in name order."""
+    """Every registered metric of a release (:func:`metrics_for` its layout); those lacking an
+    input they read report nothing."""
     values: list[MetricValue] = []
-    for _, metric in METRICS.items():
-        values.extend(metric().compute(ctx))
+    for metric in metrics_for(ctx.layout):
+        values.extend(metric().measure(ctx))
     return values

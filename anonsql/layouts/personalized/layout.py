@@ -19,8 +19,8 @@ Verification: the models (``k_anonymity`` on the generalized tuples), the profil
 the run's private working tables (the true links between rows, groups and cells), and checks of
 the published relations alone that ``anonsql check`` re-runs (groups of k, buckets of
 ``bucket_k``, and in ``safe`` the declared bound on an adversary's confidence). Measured: the
-registered metrics on ``anon.t`` and the personalized metrics
-(:func:`anonsql.metrics.personalized.release_metrics`).
+registered metrics on ``anon.t``, among them those of this layout
+(:class:`anonsql.metrics.personalized.PersonalizedMetric`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.layouts.personalized.checks import checks_for, run_checks
 from anonsql.layouts.personalized.publish import GeneralizedQids, create_published, stage
-from anonsql.metrics.personalized import release_metrics
 from anonsql.privacy.base import EPSILON, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.spec.output import OutputNames
@@ -240,9 +239,3 @@ class PersonalizedLayout(Layout[PersonalizedFacts]):
             "companions": json.dumps(list(PUBLISHED)),
             "summary": json.dumps(summary),
         }
-
-    def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
-        facts = self.facts
-        return release_metrics(
-            self.workspace.engine, facts.decisions, queries=facts.query_workload, seed=facts.seed
-        )
