@@ -1,34 +1,37 @@
-"""The metric interface: what a release is measured by, and what each measure reads.
+"""The measure interface: what a release is measured by, and what each measure reads.
 
-One rule: a metric is one module, declares what it reads and the layouts it measures, and is
-registered by one line in :mod:`anonsql.metrics.registry`.
+Two shapes of measure, one rule: a measure is one module, declares what it reads and the
+layouts it measures, and is registered by one line in :mod:`anonsql.metrics.registry`.
 
 * :class:`Metric`: measured on every release as it is published and recorded in its
   ``__metrics`` table (``anonsql metrics`` recomputes it on a published release): SQL
-  aggregates over the measured relation plus a small Python finish, as
-  :class:`MetricValue` rows. A metric of one layout's releases only (e.g. the personalized
-  layout's gains and adversary confidences) declares ``layouts``; the others measure every
-  release. Registered in :data:`~anonsql.metrics.registry.METRICS`.
-* :class:`MetricInput`: what some metrics read beyond the measured relation and the facts every
-  release has (:class:`MetricContext`): e.g. a 1:M release's fingerprint table, the spec's
-  functional dependencies, how risk is measured. A metric names the inputs it reads
-  (``reads``); each input knows where to find itself: on a release being published
-  (:meth:`MetricInput.at_publish`) and on one read back (:meth:`MetricInput.of_release`),
-  either of which may have none. The measure step and the release reader
-  (:mod:`anonsql.measure`) gather the inputs the applicable metrics read into the context; a
-  metric missing one reports nothing, as one whose release has nothing to measure. So a new
-  metric, and any input of its own, is its module plus its registry line: neither this module
-  nor the measure step changes.
+  aggregates over the measured relation plus a small Python finish, as :class:`MetricValue`
+  rows. A metric of one layout's releases only (e.g. the personalized layout's gains and
+  adversary confidences) declares ``layouts``; the others measure every release. Registered in
+  :data:`~anonsql.metrics.registry.METRICS`; ``__metrics`` lists the metrics of every layout
+  by name, then those of the release's layout.
+* :class:`OnDemandMeasure`: taken only when asked, on a published release (the API and
+  ``anonsql metrics --<flag>``), never at publish: a seeded workload with parameters (the
+  measure's fields), whose result is richer than rows (e.g. the OLAP query accuracy of Ghinita
+  et al., VLDB 2007). Registered in :data:`~anonsql.metrics.registry.ON_DEMAND`.
 
-A metric's rows keep their names, attributes and values whatever computes them; ``__metrics``
-lists the metrics of every layout in name order, then those of the release's layout.
+**Inputs.** A metric reads a :class:`MetricContext`: what every release has (the measured
+relation, its quasi-identifiers, hierarchy nodes, individuals, k, class table, layout) and
+the :class:`MetricInput` s it declares in ``reads`` (e.g. a 1:M release's fingerprint table,
+the spec's functional dependencies, how risk is measured). Each input finds itself, on a
+release being published (:meth:`MetricInput.at_publish`) and on one read back
+(:meth:`MetricInput.of_release`); either may have none. The measure step and the release
+reader (:mod:`anonsql.measure`) gather the inputs the layout's metrics read; a metric missing
+one reports nothing, as one whose release has nothing to measure. So a new metric, and any
+input of its own, is its module plus its registry line: neither this module nor the measure
+step changes (``tests/conformance/test_extensions.py`` shows it with toy metrics).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Self, TypeVar
 
 from anonsql.engines import Engine
 from anonsql.sql import TableName
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     from anonsql.release.reader import PublishedRelease
 
 InputT = TypeVar("InputT", bound="MetricInput")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -152,3 +156,22 @@ class Metric(ABC):
     @abstractmethod
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         """The metric's values; ``ctx`` holds every input of :attr:`reads`."""
+
+
+class OnDemandMeasure(ABC, Generic[R]):
+    """Base class of measures taken only when asked, on a published release, never at publish
+    (Ghinita et al., VLDB 2007's OLAP query accuracy is the model: a seeded workload of count
+    queries with parameters, its result richer than rows of ``__metrics``).
+
+    A subclass declares ``name``, ``reference`` (the paper) and ``layouts`` (the layouts whose
+    releases it measures; empty: every layout), holds its parameters (a frozen dataclass) and
+    implements :meth:`measure`.
+    """
+
+    name: ClassVar[str]
+    reference: ClassVar[str] = ""
+    layouts: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def measure(self, engine: Engine, release: PublishedRelease) -> R:
+        """Measure ``release`` (read back by :func:`anonsql.release.reader.read_release`)."""

@@ -1,9 +1,12 @@
-"""The registry of metrics (:mod:`anonsql.metrics.base`) recorded at every publish. Other packages
-add metrics through the ``anonsql.metrics`` entry-point group."""
+"""The registries of measures (:mod:`anonsql.metrics.base`): :data:`METRICS`, recorded at every
+publish, and :data:`ON_DEMAND`, taken when asked. Other packages add them through the
+``anonsql.metrics`` and ``anonsql.on_demand_metrics`` entry-point groups."""
 
 from __future__ import annotations
 
-from anonsql.metrics.base import Metric, MetricContext, MetricValue
+from typing import Any
+
+from anonsql.metrics.base import Metric, MetricContext, MetricValue, OnDemandMeasure
 from anonsql.metrics.classes import ClassMetrics
 from anonsql.metrics.dependency_loss import DependencyLossMetric
 from anonsql.metrics.ncp import NCP
@@ -22,6 +25,15 @@ for _metric in (
     PersonalizedMetric,
 ):
     METRICS.register(_metric.name, _metric)
+
+ON_DEMAND: Registry[type[OnDemandMeasure[Any]]] = Registry(
+    "on-demand measure", group="anonsql.on_demand_metrics"
+)
+ON_DEMAND.register_lazy("query_accuracy", "anonsql.metrics.olap:QueryAccuracyMeasure")
+# lazy: its module loads the identity-reserved algorithms' (scipy), which a run does not need
+ON_DEMAND.register_lazy(
+    "identity_reserved", "anonsql.metrics.identity_reserved:IdentityReservedMeasure"
+)
 
 
 def metrics_for(layout: str | None) -> list[type[Metric]]:

@@ -25,6 +25,8 @@ from anonsql.layouts import LAYOUTS
 from anonsql.measure import release_context
 from anonsql.metrics import (
     METRICS,
+    ON_DEMAND,
+    Metric,
     MetricContext,
     MetricInput,
     MetricValue,
@@ -167,6 +169,15 @@ def test_metric_declarations(name: str) -> None:
     for kind in metric.reads:
         assert issubclass(kind, MetricInput) and dataclasses.is_dataclass(kind)
         assert kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ON_DEMAND.names())
+def test_on_demand_declarations(name: str) -> None:
+    """Measures taken on demand are never run at publish."""
+    measure = ON_DEMAND.get(name)
+    assert measure.name == name and measure.reference
+    assert set(measure.layouts) <= set(LAYOUTS.names())
+    assert not issubclass(measure, Metric) and name not in METRICS
 
 
 def hand_context(engine: Engine, tmp_path: Path, source_rows: int) -> MetricContext:
