@@ -211,9 +211,7 @@ def query_accuracy(
         _relation(output, "output"),
         fix="give the name of a relation published by `anonsql run`",
     )
-    return olap.query_accuracy(
-        engine,
-        release,
+    measure = olap.QueryAccuracyMeasure(
         seed=seed,
         max_dimensions=max_dimensions,
         queries_per_dimension=queries_per_dimension,
@@ -224,6 +222,7 @@ def query_accuracy(
         bins=bins,
         bin_width=bin_width,
     )
+    return measure.measure(engine, release)
 
 
 def risk(
@@ -292,14 +291,14 @@ def identity_reserved_metrics(
     (``lam`` quasi-identifiers constrained per query) and the share of vulnerable classes
     (:mod:`anonsql.metrics.identity_reserved`). On demand only."""
     # imported here: its algorithms' modules load scipy, which a run does not need
-    from anonsql.metrics.identity_reserved import release_metrics
+    from anonsql.metrics.identity_reserved import IdentityReservedMeasure
 
     release = read_release(
         engine,
         _relation(output, "output"),
         fix="give the name of a relation published by `anonsql run`",
     )
-    return release_metrics(engine, release, queries=queries, lam=lam, seed=seed)
+    return IdentityReservedMeasure(queries=queries, lam=lam, seed=seed).measure(engine, release)
 
 
 def status(engine: Engine, output: str | TableName) -> ReleaseStatus:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -45,11 +45,25 @@ OptionsBase = Options
 
 
 @dataclass(frozen=True)
+class LayoutFacts:
+    """Base of what an algorithm hands its release layout beyond the working tables.
+
+    Each layout declares the frozen subclass it reads (``Layout.Facts``, defined beside the
+    layout) and the algorithms that name the layout fill it in :attr:`Partitioning.facts`: e.g.
+    the full-domain search's chosen node for the ``record`` layout's certificate (Samarati,
+    "Protecting Respondents' Identities in Microdata Release", TKDE 2001) or the 1:M fingerprint
+    buckets for the ``person`` layout (Gong et al., KBS 2017). An algorithm that leaves none gets
+    the layout's ``Facts()``, so layouts that can do without give every field a default.
+    """
+
+
+@dataclass(frozen=True)
 class Partitioning:
     """What an algorithm decided and how its search went, for the certificate and benchmarks.
 
-    ``facts`` holds what a release layout publishes about the search (e.g. the number of 1:M
-    fingerprint buckets).
+    ``facts`` holds what the release layout publishes about the search, of the type the layout
+    declares (``Layout.Facts``; e.g. the number of 1:M fingerprint buckets); None: the
+    layout's defaults.
     """
 
     partitions: int
@@ -58,7 +72,7 @@ class Partitioning:
     rounds: int
     statements: int
     statements_per_round: tuple[int, ...] = ()
-    facts: Mapping[str, Any] = field(default_factory=dict)
+    facts: LayoutFacts | None = None
     #: The column of the ``rows`` table counting the source rows each of its rows stands for,
     #: when the algorithm left its distinct (partition, coded values) rows weighted instead of
     #: one row per source row (Mondrian's weighted rounds); None: one row per source row. Only

@@ -9,6 +9,12 @@ verify, measure, certify) run the shared work and ask the layout for the rest.
 The class methods take only what a published release's certificate records, so the release
 reader (``anonsql check``, ``metrics``) plans the same checks as the publish gate.
 
+**Facts.** What a layout reads of the algorithm's run beyond the working tables is a frozen
+dataclass it declares (``Facts``, a :class:`~anonsql.algorithms.base.LayoutFacts` defined
+beside the layout, and the type argument of ``Layout[...]``); the algorithms that name the
+layout fill it in ``Partitioning.facts``, and :meth:`Layout.bound` checks its type once, so a
+layout reads ``self.facts`` typed.
+
 **Guarded live views.** Each released relation is first a private view over the live source
 (``__released``); what analysts query is that view minus every class, person or (for models
 whose verdict depends on the whole table) the whole release that currently violates a certified
@@ -18,7 +24,8 @@ withholds later. ``materialize: table`` publishes a frozen copy instead.
 
 A layout whose guarantees are not all privacy models over equivalence classes adds its own
 violation counts (:meth:`Layout.violations` at publish, :meth:`Layout.release_violations` on a
-published release) and metrics (:meth:`Layout.extra_metrics`); the defaults add none.
+published release); the defaults add none. Metrics of a layout's own are registered with the
+others (:mod:`anonsql.metrics`), declaring the layouts they measure.
 """
 
 from __future__ import annotations
@@ -26,9 +33,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, cast
 
-from anonsql.algorithms.base import Partitioning
+from anonsql.algorithms.base import LayoutFacts, Partitioning
 from anonsql.algorithms.workspace import Workspace
 from anonsql.engines import Engine
 from anonsql.engines.types import TypeClass
@@ -73,6 +80,9 @@ class Coverage:
     covered_rows: int
     suppressed_rows: int = 0
 
+
+#: The facts type a layout reads (``Layout.Facts``).
+F = TypeVar("F", bound=LayoutFacts)
 
 #: Companions every layout publishes and grants (the main relation aside).
 SHARED_GRANTED = ("classes", "certificate", "metrics")
@@ -123,8 +133,9 @@ def create_guarded_view(
 
 
 @dataclass(frozen=True)
-class Layout(ABC):
-    """Base of release shapes, bound to one run's resolved spec, workspace and partitioning."""
+class Layout(ABC, Generic[F]):
+    """Base of release shapes, bound to one run's resolved spec, workspace, partitioning and
+    the facts the algorithm left for it (``Facts``, also the type argument ``F``)."""
 
     #: The layout's name (what ``Algorithm.layout`` names).
     name: ClassVar[str]
@@ -135,10 +146,28 @@ class Layout(ABC):
     #: Whether the layout reads the working ``rows`` table only as a set of (partition, coded
     #: values) rows, so an algorithm may leave it weighted (``Partitioning.rows_weight``).
     weighted_rows: ClassVar[bool] = False
+    #: The frozen dataclass the layout reads of the algorithm's run (``Partitioning.facts``).
+    Facts: ClassVar[type[LayoutFacts]] = LayoutFacts
 
     resolved: Resolved
     workspace: Workspace
     partitioning: Partitioning
+    facts: F
+
+    @classmethod
+    def bound(
+        cls, resolved: Resolved, workspace: Workspace, partitioning: Partitioning
+    ) -> Layout[Any]:
+        """The layout of one run, with the facts the algorithm left (``Facts()`` when it left
+        none); an algorithm that left another type is a programming error."""
+        facts = partitioning.facts if partitioning.facts is not None else cls.Facts()
+        if not isinstance(facts, cls.Facts):
+            raise AssertionError(
+                f"{resolved.algorithm.name} left {type(facts).__name__}; the {cls.name} layout "
+                f"reads {cls.Facts.__name__}"
+            )
+        # ``Facts`` is the class's ``F``, which a ClassVar cannot name for the type checker
+        return cls(resolved, workspace, partitioning, cast(Any, facts))
 
     @property
     def qids(self) -> list[str]:
@@ -243,9 +272,3 @@ class Layout(ABC):
         """Violations the layout counts on a published release from its relations and the
         fields its certificate records (what ``anonsql check`` re-runs). Default: none."""
         return {}
-
-    def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
-        """Metrics of the layout's own as ``(metric, attribute, value)``, measured on the release
-        built as ``names`` after the registered metrics and recorded with them in
-        ``__metrics``. Default: none."""
-        return []

@@ -27,6 +27,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from anonsql.algorithms.facts import IdentityReservedFacts
 from anonsql.algorithms.workspace import PersonLink
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
@@ -40,11 +41,12 @@ if TYPE_CHECKING:
     from anonsql.release.reader import PublishedRelease
 
 
-class IdentityReservedLayout(Layout):
+class IdentityReservedLayout(Layout[IdentityReservedFacts]):
     """The records of the published individuals, linked by pseudonym, and one row per
     individual (see the module docstring)."""
 
     name = "identity_reserved"
+    Facts = IdentityReservedFacts
     copied = ("person_map", "attributes", "hierarchy_nodes")
     granted = (*SHARED_GRANTED, "by_person")
 
@@ -55,7 +57,7 @@ class IdentityReservedLayout(Layout):
 
     @property
     def suppressed_individuals(self) -> int:
-        return int(self.partitioning.facts.get("suppressed_individuals", 0))
+        return self.facts.suppressed_individuals
 
     def stage(self) -> None:
         ws = self.workspace
@@ -161,7 +163,7 @@ class IdentityReservedLayout(Layout):
         return []
 
     def certificate_fields(self) -> dict[str, Any]:
-        facts = self.partitioning.facts
+        facts = self.facts
         sensitive = sorted({m.sensitive_column for m in self.resolved.models if m.sensitive_column})
         return {
             "layout": self.name,
@@ -173,8 +175,8 @@ class IdentityReservedLayout(Layout):
                     "suppressed_individuals": self.suppressed_individuals,
                     "suppressed_records": self.partitioning.suppressed_rows,
                     "sensitive_column": sensitive[0] if sensitive else None,
-                    "generalization": facts.get("generalization"),
-                    "record_counts": facts.get("record_counts"),
+                    "generalization": facts.generalization,
+                    "record_counts": facts.record_counts,
                     "varying_qids": self.resolved.spec.varying_qids,
                     "persons_with_varying_qids": self.link.varying,
                 }

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from anonsql.algorithms.facts import PersonFacts
 from anonsql.algorithms.workspace import PersonLink
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
@@ -22,10 +23,11 @@ if TYPE_CHECKING:
     from anonsql.release.reader import PublishedRelease
 
 
-class PersonLayout(Layout):
+class PersonLayout(Layout[PersonFacts]):
     """The row-level and person-level views of a 1:M release."""
 
     name = "person"
+    Facts = PersonFacts
     copied = ("person_map", "item_map", "fingerprints", "attributes", "hierarchy_nodes")
     granted = (*SHARED_GRANTED, "by_person", "fingerprints")
 
@@ -179,7 +181,7 @@ class PersonLayout(Layout):
                     "person_id": link.column,
                     "fingerprint_column": link.sensitive,
                     "persons": link.persons,
-                    "fingerprint_buckets": self.partitioning.facts.get("fingerprint_buckets"),
+                    "fingerprint_buckets": self.facts.fingerprint_buckets,
                     "varying_qids": self.resolved.spec.varying_qids,
                     "persons_with_varying_qids": link.varying,
                 }

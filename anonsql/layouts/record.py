@@ -2,10 +2,11 @@
 quasi-identifier vectors -> published values).
 
 An algorithm that generalized a population table along with the rows (full-domain k-map) records
-it in ``Partitioning.facts['population']`` and leaves each class's persons as the working table
-``population_classes`` (``pid``, ``n``); the release then carries the population generalized as
-its own rows, the private ``population`` companion, which the models read through
-:meth:`~anonsql.privacy.base.PrivacyModel.on_release` when they check and guard the release.
+it in its facts (:attr:`~anonsql.algorithms.facts.RecordFacts.population`) and leaves each
+class's persons as the working table ``population_classes`` (``pid``, ``n``); the release then
+carries the population generalized as its own rows, the private ``population`` companion, which
+the models read through :meth:`~anonsql.privacy.base.PrivacyModel.on_release` when they check
+and guard the release.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from anonsql.algorithms.facts import RecordFacts
 from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import POPULATION_PERSONS, PrivacyModel
@@ -25,11 +27,12 @@ if TYPE_CHECKING:
     from anonsql.release.reader import PublishedRelease
 
 
-class RecordLayout(Layout):
+class RecordLayout(Layout[RecordFacts]):
     """The view (or table) of the source's rows with generalized quasi-identifiers, suppressed
     rows left out, and ``__recoding``, the map it joins."""
 
     name = "record"
+    Facts = RecordFacts
     # the recoding is not among them: create() builds it under its published name, as copying
     # it from the working schema took as long as building it (BENCHMARKS.md "Working tables in
     # memory, fewer passes at publish, radix-grouped bins")
@@ -40,7 +43,7 @@ class RecordLayout(Layout):
 
     def stage(self) -> None:
         ws = self.workspace
-        if self.partitioning.facts.get("population") is not None:
+        if self.facts.population is not None:
             ws.engine.run(
                 "publish/population",
                 target=ws.work("population"),
@@ -72,7 +75,7 @@ class RecordLayout(Layout):
             for c in self.resolved.catalog
             if c.name in passthrough or c.name in qids
         ]
-        if self.partitioning.facts.get("population") is not None:
+        if self.facts.population is not None:
             population = names.companion("population")
             e.run("publish/copy_table", target=population, source=self.workspace.work("population"))
             e.analyze(population)
@@ -126,5 +129,8 @@ class RecordLayout(Layout):
 
     def certificate_fields(self) -> dict[str, Any]:
         # ``search``: what the algorithm records of its search (full_domain: the chosen node)
-        search = self.partitioning.facts.get("search")
-        return {"person_level": json.dumps(None), "search": json.dumps(search)}
+        search = self.facts.search
+        return {
+            "person_level": json.dumps(None),
+            "search": json.dumps(dict(search) if search is not None else None),
+        }

@@ -6,7 +6,15 @@ from anonsql.measure.measure import (
     Measurement,
     measure,
     metric_context,
+    metric_inputs,
     release_context,
 )
 
-__all__ = ["ColumnExposure", "Measurement", "measure", "metric_context", "release_context"]
+__all__ = [
+    "ColumnExposure",
+    "Measurement",
+    "measure",
+    "metric_context",
+    "metric_inputs",
+    "release_context",
+]

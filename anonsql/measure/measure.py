@@ -1,11 +1,12 @@
-"""The measure step: every registered metric (``__metrics``) computed by SQL on the release
-(class-based ones from its ``__classes``, built by the publish step from the same relation);
-and the one builder of a :class:`~anonsql.metrics.base.MetricContext`, for a release being
-published or one read back."""
+"""The measure step: every registered metric of the release's layout (``__metrics``) computed by
+SQL on the release (class-based ones from its ``__classes``, built by the publish step from the
+same relation); and the one builder of a :class:`~anonsql.metrics.base.MetricContext`, for a
+release being published or one read back, with the inputs its metrics read
+(:class:`~anonsql.metrics.base.MetricInput`: each found where it lives)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,14 +15,13 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
-from anonsql.metrics.base import MetricContext, MetricValue, QidInfo
-from anonsql.metrics.registry import compute_all
-from anonsql.metrics.risk import risk_settings, settings_of, source_figures
+from anonsql.metrics.base import MetricContext, MetricInput, MetricValue, QidInfo
+from anonsql.metrics.registry import compute_all, metrics_for
+from anonsql.metrics.risk import RiskSettings, risk_settings, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
 from anonsql.publish import BuiltRelease, exposure_columns
 from anonsql.release import PublishedRelease
 from anonsql.spec import Role
-from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.spec.output import OutputNames
 
 #: A value of a published column gives a quasi-identifier away when at least this share of the
@@ -73,8 +73,7 @@ def metric_context(
     qids: Sequence[QidInfo],
     models: Sequence[PrivacyModel],
     individuals: int,
-    functional_dependencies: tuple[FunctionalDependency, ...] = (),
-    risk: Mapping[str, Any] | None = None,
+    inputs: Iterable[MetricInput] = (),
     classes: bool = False,
 ) -> MetricContext:
     """What the metrics need to measure the release published as ``names`` (``classes``: its
@@ -86,12 +85,30 @@ def metric_context(
         hierarchy_nodes=names.hierarchy_nodes,
         source_rows=individuals,
         k=largest_k(models),
-        fingerprints=names.fingerprints if layout == "person" else None,
-        functional_dependencies=functional_dependencies,
-        source=names.source if functional_dependencies else None,
-        risk=dict(risk or {}),
         classes=names.classes if classes else None,
+        layout=layout,
+        inputs=tuple(inputs),
     )
+
+
+def metric_inputs(
+    layout: str,
+    find: Callable[[type[MetricInput]], MetricInput | None],
+    given: Iterable[MetricInput] = (),
+) -> tuple[MetricInput, ...]:
+    """The inputs the metrics of ``layout`` read: ``given`` (those the caller holds already),
+    then each other one ``find`` finds (once per type; None: the release has none)."""
+    found = list(given)
+    tried = {type(i) for i in found}
+    for metric in metrics_for(layout):
+        for kind in metric.reads:
+            if kind in tried:
+                continue
+            tried.add(kind)
+            value = find(kind)
+            if value is not None:
+                found.append(value)
+    return tuple(found)
 
 
 def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
@@ -100,14 +117,9 @@ def release_context(engine: Engine, release: PublishedRelease) -> MetricContext:
         QidInfo(a["attribute"], a["kind"], a["min_value"], a["max_value"], a["leaf_count"])
         for a in release.attributes(engine)
     ]
+    inputs = metric_inputs(release.layout, lambda kind: kind.of_release(engine, release))
     return metric_context(
-        engine,
-        release.names,
-        release.layout,
-        qids,
-        release.models,
-        release.individuals,
-        risk=settings_of(release.certificate),
+        engine, release.names, release.layout, qids, release.models, release.individuals, inputs
     )
 
 
@@ -128,18 +140,13 @@ def measure(release: BuiltRelease) -> Measurement:
     ]
     ws, resolved = release.staged.workspace, release.staged.resolved
     settings = risk_settings(resolved.spec, e)
-    ctx = metric_context(
-        e,
-        built,
-        layout.name,
-        qids,
-        ws.models,
-        layout.individuals(),
-        ws.functional_dependencies,
-        risk=settings,
-        classes=True,
+    inputs = metric_inputs(
+        layout.name, lambda kind: kind.at_publish(release), given=[RiskSettings(settings)]
     )
-    metrics = compute_all(ctx) + [MetricValue(*m) for m in layout.extra_metrics(built)]
+    ctx = metric_context(
+        e, built, layout.name, qids, ws.models, layout.individuals(), inputs, classes=True
+    )
+    metrics = compute_all(ctx)
     e.load_arrow(built.metrics, metrics_table(metrics))
     if ws.person is not None:
         # persons: their coded QIDs group them as their source values do

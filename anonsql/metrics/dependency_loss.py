@@ -21,14 +21,32 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Self
 
 from anonsql.algorithms.dependency.encoding import Quasi
 from anonsql.algorithms.dependency.loss import DependencyLoss, GroupLoss
 from anonsql.engines.base import Engine
 from anonsql.errors import SpecError
-from anonsql.metrics.base import Metric, MetricContext, MetricValue
+from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
 from anonsql.spec.dependencies import FunctionalDependency, instance_groups
 from anonsql.sql import Relation, TableName
+
+if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
+
+
+@dataclass(frozen=True)
+class FunctionalDependencies(MetricInput):
+    """The spec's functional dependencies and the source relation (original values) they are
+    measured against. Only at publish: a published release does not record them."""
+
+    dependencies: tuple[FunctionalDependency, ...]
+    source: TableName
+
+    @classmethod
+    def at_publish(cls, release: BuiltRelease) -> Self | None:
+        fds = release.staged.workspace.functional_dependencies
+        return cls(tuple(fds), release.built.source) if fds else None
 
 
 class DependencyLossMetric(Metric):
@@ -37,17 +55,16 @@ class DependencyLossMetric(Metric):
     name = "dependency_loss"
     reference = "Gorla, Dependency-Preserving Generalization for Data Publishing, MSc, 2019"
     zero_when_exact = ("dependency_loss", "dependency_loss_sum")
+    reads = (FunctionalDependencies,)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
-        fds = ctx.functional_dependencies
-        if not fds or ctx.source is None:
-            return []
+        declared = ctx.get(FunctionalDependencies)
         quasis = [Quasi(q.column) for q in ctx.qids]
         loss = release_loss(
             ctx.engine,
-            ctx.source,
+            declared.source,
             ctx.relation,
-            fds,
+            declared.dependencies,
             quasis,
             {},
             {},

@@ -8,7 +8,8 @@ Python finish (Wang et al., KAIS 2019, §4.1 and §5).
 * :func:`vulnerable_share` — the share of a release's classes that satisfy an IR model but not
   its EIR counterpart (``v = Num_vec / Num_ec``);
 * :func:`release_metrics` — the three of a published ``danonyir``/``geneir`` release, on
-  demand (``anonsql.api.identity_reserved_metrics``, ``anonsql metrics --identity-reserved``).
+  demand (:class:`IdentityReservedMeasure`: ``anonsql.api.identity_reserved_metrics``,
+  ``anonsql metrics --identity-reserved``).
 
 The published relation holds rows of persons: the person column (a pseudonym), each
 quasi-identifier in the text form of
@@ -30,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -50,8 +51,9 @@ from anonsql.algorithms.identity_reserved.generalization import (
 )
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
+from anonsql.metrics.base import OnDemandMeasure
 from anonsql.privacy.base import EPSILON, PrivacyModel
-from anonsql.privacy.identity_reserved import IRAlphaBetaAnonymity, IRKLAnonymity
+from anonsql.privacy.identity_reserved import REFERENCE, IRAlphaBetaAnonymity, IRKLAnonymity
 from anonsql.sql import Relation, TableName
 
 if TYPE_CHECKING:
@@ -430,3 +432,24 @@ def _vulnerable_of(
         beta=model.beta,
         record_counts=refined,
     )
+
+
+@dataclass(frozen=True)
+class IdentityReservedMeasure(OnDemandMeasure[ReleaseMetrics]):
+    """The measures of Wang et al. (KAIS 2019, §5) of a ``danonyir``/``geneir`` release
+    (:func:`release_metrics`) as an on-demand measure: its fields are the workload's
+    parameters."""
+
+    name: ClassVar[str] = "identity_reserved"
+    reference: ClassVar[str] = REFERENCE
+    layouts: ClassVar[tuple[str, ...]] = ("identity_reserved",)
+
+    queries: int = 1000
+    lam: int = 1
+    seed: int = 0
+    spread: float = 0.1
+
+    def measure(self, engine: Engine, release: PublishedRelease) -> ReleaseMetrics:
+        return release_metrics(
+            engine, release, queries=self.queries, lam=self.lam, seed=self.seed, spread=self.spread
+        )

@@ -39,10 +39,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import AnonsqlError, SpecError
+from anonsql.metrics.base import OnDemandMeasure
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
@@ -573,3 +574,38 @@ def _measure(
             "give values of the column as CAST(column AS VARCHAR) shows them",
         )
     return [found[(q, v)] for q in range(len(combos)) for v in values]
+
+
+@dataclass(frozen=True)
+class QueryAccuracyMeasure(OnDemandMeasure[QueryAccuracy]):
+    """OLAP query accuracy (:func:`query_accuracy`, Ghinita et al., VLDB 2007) as an on-demand
+    measure: its fields are the workload's parameters. Not recorded by runs: the workload is
+    sized and seeded by whoever asks."""
+
+    name: ClassVar[str] = "query_accuracy"
+    reference: ClassVar[str] = REFERENCE
+
+    seed: int = DEFAULT_SEED
+    max_dimensions: int = DEFAULT_MAX_DIMENSIONS
+    queries_per_dimension: int = DEFAULT_QUERIES_PER_DIMENSION
+    sa_column: str | None = None
+    sa_values: Sequence[str] | None = None
+    max_sa_values: int = DEFAULT_MAX_SA_VALUES
+    min_support: float = DEFAULT_MIN_SUPPORT
+    bins: int = DEFAULT_BINS
+    bin_width: float | Mapping[str, float] | None = None
+
+    def measure(self, engine: Engine, release: PublishedRelease) -> QueryAccuracy:
+        return query_accuracy(
+            engine,
+            release,
+            seed=self.seed,
+            max_dimensions=self.max_dimensions,
+            queries_per_dimension=self.queries_per_dimension,
+            sa_column=self.sa_column,
+            sa_values=self.sa_values,
+            max_sa_values=self.max_sa_values,
+            min_support=self.min_support,
+            bins=self.bins,
+            bin_width=self.bin_width,
+        )

@@ -18,21 +18,30 @@ Reddy, Raju, Valli Kumari (IJET 2018) §3.2-3.4 and digest 002 §4, with its dec
 * count-query error: queries over one QID predicate and ``d`` sensitive attributes, actual
   counts against the estimate from the published relations, relative error
   ``|actual - estimate| / max(actual, sanity)`` with sanity = 0.1 % of the rows (at least 1).
+
+:class:`PersonalizedMetric` records them for every personalized release as it is published
+(:func:`release_metrics`); they read the run's working tables, so a release read back reports
+none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Self
 
 import numpy as np
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.algorithms.personalized.algorithm import PersonalizedFacts
 from anonsql.algorithms.personalized.config import CategoricalSA
-from anonsql.algorithms.personalized.decisions import Decisions
+from anonsql.algorithms.personalized.decisions import REFERENCE, Decisions
 from anonsql.engines.base import Engine
+from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
+
+if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
 
 
 @dataclass(frozen=True)
@@ -358,3 +367,37 @@ def release_metrics(
                 error = query_error(engine, decisions, sensitive=d, queries=queries, seed=seed)
                 out.append((f"query_error_d{d}", None, error.mean))
     return out
+
+
+@dataclass(frozen=True)
+class PersonalizedRun(MetricInput):
+    """What the personalized metrics read of the run being published: its decisions (with
+    their working tables) and the count-query workload's size and seed. None on a release read
+    back: the working tables are gone."""
+
+    decisions: Decisions
+    query_workload: int
+    seed: int
+
+    @classmethod
+    def at_publish(cls, release: BuiltRelease) -> Self | None:
+        facts = release.layout.facts
+        if not isinstance(facts, PersonalizedFacts):
+            return None
+        return cls(facts.decisions, facts.query_workload, facts.seed)
+
+
+class PersonalizedMetric(Metric):
+    """The metrics of a personalized release (:func:`release_metrics`)."""
+
+    name = "personalized"
+    reference = REFERENCE
+    reads = (PersonalizedRun,)
+    layouts = ("personalized",)
+
+    def compute(self, ctx: MetricContext) -> list[MetricValue]:
+        run = ctx.get(PersonalizedRun)
+        found = release_metrics(
+            ctx.engine, run.decisions, queries=run.query_workload, seed=run.seed
+        )
+        return [MetricValue(*m) for m in found]

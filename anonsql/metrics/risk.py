@@ -18,17 +18,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
 
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.metrics.base import Metric, MetricContext, MetricValue
+from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
 from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_risk
 from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.risk.report import population_total
 from anonsql.spec import Spec
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import Relation, TableName
+
+if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
+    from anonsql.release.reader import PublishedRelease
 
 REFERENCE = (
     "K. El Emam, F. Dankar, Protecting privacy using k-anonymity, JAMIA 15(5), 2008; "
@@ -39,18 +44,36 @@ REFERENCE = (
 PREFIX = "risk."
 
 
+@dataclass(frozen=True)
+class RiskSettings(MetricInput):
+    """How re-identification risk is measured (:func:`risk_settings`: threshold and population;
+    empty for the defaults): the spec's at publish (the measure step gives the ones it
+    computed for the source's risk), the certificate's on a release read back."""
+
+    settings: Mapping[str, Any]
+
+    @classmethod
+    def at_publish(cls, release: BuiltRelease) -> Self | None:
+        return cls(risk_settings(release.staged.resolved.spec, release.engine))
+
+    @classmethod
+    def of_release(cls, engine: Engine, release: PublishedRelease) -> Self | None:
+        return cls(settings_of(release.certificate))
+
+
 class ReidentificationRisk(Metric):
     """Every figure of :class:`~anonsql.risk.RiskReport` for the published classes."""
 
     name = "risk"
     reference = REFERENCE
+    reads = (RiskSettings,)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
         report = relation_risk(
             ctx.engine,
             ctx.relation,
             [q.column for q in ctx.qids],
-            ctx.risk,
+            ctx.get(RiskSettings).settings,
             population=None,
             classes=ctx.classes,
         )

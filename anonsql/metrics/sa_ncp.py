@@ -6,7 +6,32 @@ hierarchy otherwise), averaged over those items, in percent. Read from the relea
 
 from __future__ import annotations
 
-from anonsql.metrics.base import Metric, MetricContext, MetricValue
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Self
+
+from anonsql.engines import Engine
+from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
+from anonsql.sql import TableName
+
+if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
+    from anonsql.release.reader import PublishedRelease
+
+
+@dataclass(frozen=True)
+class Fingerprints(MetricInput):
+    """A 1:M release's table of generalized fingerprint items (``__fingerprints``: label, ncp,
+    persons, items)."""
+
+    table: TableName
+
+    @classmethod
+    def at_publish(cls, release: BuiltRelease) -> Self | None:
+        return cls(release.built.fingerprints)
+
+    @classmethod
+    def of_release(cls, engine: Engine, release: PublishedRelease) -> Self | None:
+        return cls(release.names.fingerprints)
 
 
 class SaNCP(Metric):
@@ -16,11 +41,12 @@ class SaNCP(Metric):
         "J. Xu et al., KDD 2006 (NCP)"
     )
     zero_when_exact = ("sa_ncp",)
+    reads = (Fingerprints,)
+    layouts = ("person",)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
-        if ctx.fingerprints is None:
-            return []
-        penalty, items = ctx.engine.query("metrics/sa_ncp", fingerprints=ctx.fingerprints)[0]
+        fingerprints = ctx.get(Fingerprints).table
+        penalty, items = ctx.engine.query("metrics/sa_ncp", fingerprints=fingerprints)[0]
         if not items:
             return []
         return [MetricValue(self.name, None, 100.0 * float(penalty) / float(items))]

@@ -7,6 +7,7 @@ which verify and measure sum instead of grouping that relation again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.layouts import Layout
@@ -42,7 +43,7 @@ class BuiltRelease:
         return self.staged.workspace.engine
 
     @property
-    def layout(self) -> Layout:
+    def layout(self) -> Layout[Any]:
         return self.staged.layout
 
 

@@ -27,7 +27,7 @@ class Staged:
     resolved: Resolved
     workspace: Workspace
     partitioning: Partitioning
-    layout: Layout
+    layout: Layout[Any]
 
 
 def stage(resolved: Resolved, workspace: Workspace, partitioning: Partitioning) -> Staged:
@@ -45,7 +45,7 @@ def stage(resolved: Resolved, workspace: Workspace, partitioning: Partitioning) 
         dims=workspace.dimensions,
         nodes=nodes,
     )
-    layout = LAYOUTS.get(resolved.algorithm.layout)(resolved, workspace, partitioning)
+    layout = LAYOUTS.get(resolved.algorithm.layout).bound(resolved, workspace, partitioning)
     if partitioning.rows_weight is not None and not layout.weighted_rows:
         raise AssertionError(
             f"{resolved.algorithm.name} left weighted rows; the {layout.name} layout needs "

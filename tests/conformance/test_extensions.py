@@ -1,6 +1,7 @@
-"""The extension promise: a privacy model and an algorithm added by another package (one module
-and an entry point, no edit to anonsql or its tests) are picked up by the registries and held
-by the conformance suites; and a model whose SQL and predicate disagree fails them.
+"""The extension promise: a privacy model, an algorithm and metrics added by another package
+(one module and an entry point, no edit to anonsql or its tests) are picked up by the registries
+and held by the conformance suites, and the metrics recorded by a real run's ``__metrics`` (and
+recomputed by ``anonsql metrics``); and a model whose SQL and predicate disagree fails them.
 
 The toy package is written to a temporary folder with a ``.dist-info`` carrying its entry
 points, put on ``PYTHONPATH``, and the conformance suites run on it in a subprocess.
@@ -8,6 +9,7 @@ points, put on ``PYTHONPATH``, and the conformance suites run on it in a subproc
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -24,9 +26,12 @@ import sqlglot
 from pydantic import Field
 from sqlglot import exp
 
+from dataclasses import dataclass
+
 from anonsql.algorithms import Algorithm, Partitioning
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
+from anonsql.metrics import Metric, MetricInput, MetricValue
 from anonsql.privacy.base import Bound, Params, PrivacyModel
 
 
@@ -97,6 +102,46 @@ class ToyOneClass(Algorithm):
             partitions=stats.num_rows, suppressed_rows=0, suppressed_partitions=0, rounds=1,
             statements=2, statements_per_round=(2,),
         )
+
+
+class ToySuppressedShare(Metric):
+    """Individuals left out of the measured relation, in percent (from the context alone)."""
+
+    name = "toy_suppressed_share"
+    reference = "a toy metric of the extension test"
+    zero_when_exact = ("toy_suppressed_share",)
+
+    def compute(self, ctx):
+        published = ctx.engine.count_rows(ctx.relation)
+        share = 100.0 * (ctx.source_rows - published) / ctx.source_rows
+        return [MetricValue(self.name, None, share)]
+
+
+@dataclass(frozen=True)
+class ToySourceRecords(MetricInput):
+    """An input of the toy's own: the source's records, found where each release has them."""
+
+    records: int
+
+    @classmethod
+    def at_publish(cls, release):
+        return cls(release.staged.resolved.rows)
+
+    @classmethod
+    def of_release(cls, engine, release):
+        return cls(release.source_rows)
+
+
+class ToyRecordsPerIndividual(Metric):
+    """Source records per individual (1 but for 1:M data), from an input of its own."""
+
+    name = "toy_records_per_individual"
+    reference = "a toy metric of the extension test"
+    reads = (ToySourceRecords,)
+
+    def compute(self, ctx):
+        records = ctx.get(ToySourceRecords).records
+        return [MetricValue(self.name, None, records / ctx.source_rows)]
 '''
 
 ENTRY_POINTS = """
@@ -105,6 +150,40 @@ toy_min_class = anonsql_toy:ToyMinClass
 {extra}
 [anonsql.algorithms]
 toy_one_class = anonsql_toy:ToyOneClass
+
+[anonsql.metrics]
+toy_suppressed_share = anonsql_toy:ToySuppressedShare
+toy_records_per_individual = anonsql_toy:ToyRecordsPerIndividual
+"""
+
+#: A real run with the toy metrics installed: what its ``__metrics`` holds of them, and what
+#: ``anonsql metrics`` recomputes on the release read back.
+REAL_RUN = """
+import json
+import pyarrow as pa
+from anonsql import api
+from anonsql.engines import DuckDBEngine
+from anonsql.sql import TableName
+
+engine = DuckDBEngine(":memory:")
+ages = [20, 21, 22, 90]
+engine.load_arrow(TableName("t", "main"), pa.table({"age": ages, "disease": ["flu"] * 4}))
+spec = {
+    "source": "main.t",
+    "output": {"schema": "anon", "name": "t"},
+    "columns": {"age": {"role": "quasi_identifier", "type": "numeric"},
+                "disease": {"role": "sensitive"}},
+    "privacy": [{"k_anonymity": {"k": 3}}],
+    "suppression_limit": 0.25,
+    "algorithm": "mondrian",
+}
+result = api.run(spec, engine=engine)
+rows = engine.query_arrow("select_all", relation=result.names.metrics).to_pylist()
+recomputed = api.recompute_metrics(engine, result.names.main)
+print(json.dumps({
+    "recorded": {r["metric"]: r["value"] for r in rows if r["metric"].startswith("toy_")},
+    "recomputed": {m.name: m.value for m in recomputed if m.name.startswith("toy_")},
+}))
 """
 
 
@@ -121,8 +200,12 @@ def install_toy(folder: Path, *, broken: bool = False) -> Path:
     return site
 
 
+def toy_env(site: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+
+
 def run_suites(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    env = toy_env(site)
     suites = ROOT / "tests" / "conformance"
     command = [sys.executable, "-m", "pytest", str(suites), "-q", "-p", "no:cacheprovider"]
     command += [f"--ignore={suites / 'test_extensions.py'}", *args]
@@ -141,12 +224,37 @@ def test_toy_extensions_are_held_by_the_suites(tmp_path: Path) -> None:
         "test_algorithm_conformance.py::test_release_satisfies_the_model[duckdb-mondrian-toy_min_class]",
         "test_algorithm_conformance.py::test_release_satisfies_the_model[duckdb-toy_one_class-k_anonymity]",
         "test_algorithm_conformance.py::test_same_release_twice_and_on_every_engine[toy_one_class]",
+        "test_metric_conformance.py::test_metric_declarations[toy_records_per_individual]",
+        "test_metric_conformance.py::test_hand_computed_fixture[duckdb-4-toy_suppressed_share]",
+        "test_metric_conformance.py::test_hand_computed_fixture[duckdb-5-toy_suppressed_share]",
+        "test_metric_conformance.py::test_hand_computed_fixture[duckdb-4-toy_records_per_individual]",
     }
     for expected in suites:
         assert any(i.endswith(expected) for i in ids), f"{expected} not collected:\n{listed.stdout}"
-    done = run_suites(site, "-k", "toy and not postgres")
+    # the metric suite's real runs iterate the registry: the toy metrics are among them
+    done = run_suites(site, "-k", "(toy or exact_release) and not postgres")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " failed" not in done.stdout
+
+
+def test_toy_metrics_are_recorded_by_a_real_run(tmp_path: Path) -> None:
+    """Registered by entry points only, the toy metrics are in a run's ``__metrics`` (the
+    outlier of 4 rows suppressed; one record per individual) and recomputed alike on the
+    release read back, the input of their own found both at publish and on the release."""
+    site = install_toy(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", REAL_RUN],
+        capture_output=True,
+        text=True,
+        env=toy_env(site),
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    expected = {"toy_suppressed_share": 25.0, "toy_records_per_individual": 1.0}
+    assert found["recorded"] == expected
+    assert found["recomputed"] == expected
 
 
 def test_a_model_that_disagrees_with_itself_fails_the_suite(tmp_path: Path) -> None:

@@ -1,10 +1,14 @@
 """Every registered metric: 0 where it declares it (``zero_when_exact``) on a release that
-generalizes and suppresses nothing, on every engine; and its hand-computed values on a small
-release built here by hand (published labels, hierarchy nodes), so they do not depend on any
-algorithm. A metric added to the registry needs a fixture below: the suite says so."""
+generalizes and suppresses nothing, on every engine; what a run records in ``__metrics`` is what
+``anonsql metrics`` recomputes on the release read back (where the reader finds its inputs);
+and its hand-computed values on a small release built here by hand (published labels, hierarchy
+nodes), so they do not depend on any algorithm. A metric of anonsql's needs a fixture below
+(the suite says so); one another package registers is held to the rest (finite values, row
+names no other metric reports)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from pathlib import Path
@@ -17,7 +21,20 @@ from helpers import CITY_HIERARCHY
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.hierarchies import read_hierarchy
-from anonsql.metrics import METRICS, MetricContext, QidInfo
+from anonsql.layouts import LAYOUTS
+from anonsql.measure import release_context
+from anonsql.metrics import (
+    METRICS,
+    ON_DEMAND,
+    Metric,
+    MetricContext,
+    MetricInput,
+    MetricValue,
+    QidInfo,
+)
+from anonsql.metrics.risk import RiskSettings
+from anonsql.metrics.sa_ncp import Fingerprints
+from anonsql.release import read_release
 from anonsql.sql import TableName
 
 _names = itertools.count()
@@ -106,6 +123,9 @@ FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
     # no functional dependency is declared here: nothing to report (hand-computed values with
     # dependencies are in tests/dependency/test_pipeline.py)
     "dependency_loss": {n: {} for n in (4, 5)},
+    # it reads the working tables of a personalized run: nothing here (its values are checked
+    # in tests/personalized/test_personalized_metrics.py)
+    "personalized": {n: {} for n in (4, 5)},
     # risk of the 4 published rows (suppressed rows are not published): two classes of 2
     "risk": {n: {(f"risk.{k}", None): v for k, v in RISK.items()} for n in (4, 5)},
 }
@@ -141,21 +161,57 @@ def hand_release(engine: Engine, tmp_path: Path) -> dict[str, TableName]:
 
 
 @pytest.mark.parametrize("name", METRICS.names())
-@pytest.mark.parametrize("source_rows", [4, 5])
-def test_hand_computed_fixture(engine: Engine, tmp_path: Path, name: str, source_rows: int) -> None:
-    assert name in FIXTURES, f"add a hand-computed fixture for the metric {name!r}"
+def test_metric_declarations(name: str) -> None:
+    """A paper, layouts that exist, and inputs that are frozen :class:`MetricInput` s."""
+    metric = METRICS.get(name)
+    assert metric.name == name and metric.reference
+    assert set(metric.layouts) <= set(LAYOUTS.names())
+    for kind in metric.reads:
+        assert issubclass(kind, MetricInput) and dataclasses.is_dataclass(kind)
+        assert kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ON_DEMAND.names())
+def test_on_demand_declarations(name: str) -> None:
+    """Measures taken on demand are never run at publish."""
+    measure = ON_DEMAND.get(name)
+    assert measure.name == name and measure.reference
+    assert set(measure.layouts) <= set(LAYOUTS.names())
+    assert not issubclass(measure, Metric) and name not in METRICS
+
+
+def hand_context(engine: Engine, tmp_path: Path, source_rows: int) -> MetricContext:
+    """The hand release with the inputs it has (no layout: every metric measures it)."""
     names = hand_release(engine, tmp_path)
-    ctx = MetricContext(
+    return MetricContext(
         engine=engine,
         relation=names["release"],
         qids=[QidInfo("age", "numeric", 20.0, 50.0), QidInfo("city", "categorical", leaf_count=8)],
         hierarchy_nodes=names["nodes"],
         source_rows=source_rows,
         k=2,
-        fingerprints=names["fingerprints"],
+        inputs=(Fingerprints(names["fingerprints"]), RiskSettings({})),
     )
-    found = {(m.name, m.attribute): m.value for m in METRICS.get(name)().compute(ctx)}
-    assert found == pytest.approx(FIXTURES[name][source_rows])
+
+
+def _keys(values: list[MetricValue]) -> set[tuple[str, str | None]]:
+    return {(m.name, m.attribute) for m in values}
+
+
+@pytest.mark.parametrize("name", METRICS.names())
+@pytest.mark.parametrize("source_rows", [4, 5])
+def test_hand_computed_fixture(engine: Engine, tmp_path: Path, name: str, source_rows: int) -> None:
+    metric = METRICS.get(name)
+    ours = metric.__module__.startswith("anonsql.")
+    assert name in FIXTURES or not ours, f"add a hand-computed fixture for the metric {name!r}"
+    ctx = hand_context(engine, tmp_path, source_rows)
+    values = metric().measure(ctx)
+    assert all(math.isfinite(m.value) for m in values), values
+    others = set().union(*(_keys(m().measure(ctx)) for n, m in METRICS.items() if n != name))
+    assert not _keys(values) & others, "rows another metric reports too"
+    if name in FIXTURES:
+        found = {(m.name, m.attribute): m.value for m in values}
+        assert found == pytest.approx(FIXTURES[name][source_rows])
 
 
 def _exact_specs(tmp_path: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -177,7 +233,9 @@ def _exact_specs(tmp_path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 def test_exact_release_measures_zero(engine: Engine, tmp_path: Path) -> None:
-    """k = 1 releases publish every value as it is: each metric's declared values are 0."""
+    """k = 1 releases publish every value as it is: each metric's declared values are 0; and
+    ``__metrics`` holds what the run reported, and every metric's values recomputed on the
+    release read back (a metric whose inputs only the run has recomputes nothing)."""
     from test_algorithm_conformance import load_data
 
     load_data(engine)
@@ -187,3 +245,12 @@ def test_exact_release_measures_zero(engine: Engine, tmp_path: Path) -> None:
             for value in result.metrics:
                 if value.name in metric.zero_when_exact:
                     assert math.isclose(value.value, 0.0, abs_tol=1e-9), (layout, name, value)
+        main = result.names.main
+        stored = engine.query_arrow("select_all", relation=result.names.metrics).to_pylist()
+        recorded = {(r["metric"], r["attribute"]): r["value"] for r in stored}
+        assert recorded == {(m.name, m.attribute): m.value for m in result.metrics}
+        ctx = release_context(engine, read_release(engine, main, fix=""))
+        for name, metric in METRICS.items():
+            for value in metric().measure(ctx):
+                key = (value.name, value.attribute)
+                assert recorded[key] == pytest.approx(value.value, abs=1e-9), (layout, name, key)

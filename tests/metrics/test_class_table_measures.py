@@ -66,7 +66,7 @@ def test_class_table_gives_the_figures_of_the_published_view(
         direct.qids,
         models,
         release.individuals,
-        risk=direct.risk,
+        direct.inputs,
         classes=True,
     )
     assert keyed.classes == release.names.classes

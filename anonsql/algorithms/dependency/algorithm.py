@@ -115,9 +115,7 @@ class DependencyClustering(Algorithm):
         vector_of, vectors = _vectors(records)
         pid = _vector_clusters(result.labels, vector_of, len(vectors))
         leftover_rows = int(np.bincount(vector_of, minlength=len(vectors))[pid < 0].sum())
-        attached = 0
         if leftover_rows > ws.suppression_budget:
-            attached = int((pid < 0).sum())
             pid = _attach(records, vector_of, pid)
         suppressed_rows = int(np.bincount(vector_of, minlength=len(vectors))[pid < 0].sum())
         groups = ws.work("groups")
@@ -149,13 +147,6 @@ class DependencyClustering(Algorithm):
             rounds=1,
             statements=statements,
             statements_per_round=(statements,),
-            facts={
-                "records": records.size,
-                "dependency_instances": records.instances,
-                "clusters_before_merging": result.clusters,
-                "leftover_vectors_attached": attached,
-                "clustering_seconds": round(result.seconds, 3),
-            },
         )
 
 

@@ -38,6 +38,7 @@ from pydantic import Field, model_validator
 
 from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.facts import RecordFacts
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
 from anonsql.algorithms.full_domain.lattice import (
     FloatArray,
@@ -162,12 +163,12 @@ class FullDomain(Algorithm):
             rounds=result.stats.checked,
             statements=e.stats.statements - start,
             facts=(
-                {"search": result.certificate()}
+                RecordFacts(search=result.certificate())
                 if population is None
-                else {
-                    "search": {**result.certificate(), "population": population.certificate()},
-                    "population": population.certificate(),
-                }
+                else RecordFacts(
+                    search={**result.certificate(), "population": population.certificate()},
+                    population=population.certificate(),
+                )
             ),
         )
 

@@ -16,7 +16,7 @@ search supplies the model's predicate with each class's population count
   population counts only grow under generalization, so k-map is monotone and Flash's pruning
   stays; classes failing k-map are suppressed within the budget like k-anonymity's;
 * the chosen node's population count per class is left as ``population_classes`` (``pid``,
-  ``n``) in the working schema and recorded in ``Partitioning.facts['population']``.
+  ``n``) in the working schema and recorded in ``RecordFacts.population``.
 
 **Verification.** k-map's violation query (``privacy/k_map.sql``) matches the population's
 values *as they are* to the checked relation's. A release shows generalized labels, so matching

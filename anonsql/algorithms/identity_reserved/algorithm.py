@@ -38,6 +38,7 @@ from pydantic import Field
 
 from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.facts import IdentityReservedFacts
 from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
 from anonsql.algorithms.identity_reserved.decisions import requirements, unenforced
 from anonsql.algorithms.identity_reserved.encoding import (
@@ -159,15 +160,11 @@ class IdentityReservedAlgorithm(Algorithm):
             suppressed_partitions=int(clustering.suppressed_individuals > 0),
             rounds=1,
             statements=e.stats.statements - start,
-            facts={
-                "suppressed_individuals": clustering.suppressed_individuals,
-                "generalization": "taxonomy" if clustering.nodes is not None else "set",
-                "record_counts": "protected" if required.refined else "published",
-                "nloss": clustering.nloss,
-                "steps": clustering.steps,
-                "merges": clustering.merges,
-                "seconds": round(clustering.seconds, 3),
-            },
+            facts=IdentityReservedFacts(
+                suppressed_individuals=clustering.suppressed_individuals,
+                generalization="taxonomy" if clustering.nodes is not None else "set",
+                record_counts="protected" if required.refined else "published",
+            ),
         )
 
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:

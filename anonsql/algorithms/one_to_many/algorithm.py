@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from anonsql.algorithms.base import Partitioning, ProgressCallback
+from anonsql.algorithms.facts import PersonFacts
 from anonsql.algorithms.mondrian import Mondrian, MondrianOptions
 from anonsql.algorithms.mondrian.algorithm import _MondrianRun
 from anonsql.algorithms.mondrian.individuals import CARRIED, IndividualAggregates
@@ -125,7 +126,7 @@ class OneToMany(Mondrian):
             dims=workspace.dimensions,
         )
         result = super().partition(replace(searched, carried=("person",)), progress)
-        facts = {"fingerprint_buckets": buckets.buckets if buckets is not None else None}
+        facts = PersonFacts(buckets.buckets if buckets is not None else None)
         if buckets is None:
             return replace(result, facts=facts)
         return replace(
@@ -192,5 +193,5 @@ class OneToMany(Mondrian):
         return replace(
             result,
             statements=e.stats.statements - start,
-            facts={"fingerprint_buckets": None},
+            facts=PersonFacts(),
         )

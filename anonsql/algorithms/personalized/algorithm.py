@@ -41,7 +41,13 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
-from anonsql.algorithms.base import Algorithm, OptionsBase, Partitioning, ProgressCallback
+from anonsql.algorithms.base import (
+    Algorithm,
+    LayoutFacts,
+    OptionsBase,
+    Partitioning,
+    ProgressCallback,
+)
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.personalized.config import (
@@ -165,9 +171,11 @@ class Declaration:
 
 
 @dataclass(frozen=True)
-class PersonalizedRun:
-    """What the algorithm step hands the release layout (``Partitioning.facts``): the
-    decisions, the shuffles' keys and the workload size of the measure step."""
+class PersonalizedFacts(LayoutFacts):
+    """What the algorithm hands the ``personalized`` layout (Reddy, Raju, Valli Kumari, IJET
+    2018): its decisions (groups, buckets and their working tables), the shuffles' keys, and
+    the workload size and seed of the count-query error its metrics measure. No defaults: the
+    layout publishes nothing without them."""
 
     decisions: Decisions
     keys: Mixers
@@ -378,9 +386,7 @@ class Personalized(Algorithm):
             suppressed_partitions=0,
             rounds=1 + decisions.bucketing.rounds,
             statements=e.stats.statements - start,
-            facts={
-                "personalized": PersonalizedRun(decisions, keys, opts.query_workload, spec.seed)
-            },
+            facts=PersonalizedFacts(decisions, keys, opts.query_workload, spec.seed),
         )
 
     def _taxonomy(self, engine: Engine, source: Relation, column: str) -> Hierarchy:

@@ -19,8 +19,8 @@ Verification: the models (``k_anonymity`` on the generalized tuples), the profil
 the run's private working tables (the true links between rows, groups and cells), and checks of
 the published relations alone that ``anonsql check`` re-runs (groups of k, buckets of
 ``bucket_k``, and in ``safe`` the declared bound on an adversary's confidence). Measured: the
-registered metrics on ``anon.t`` and the personalized metrics
-(:func:`anonsql.metrics.personalized.release_metrics`).
+registered metrics on ``anon.t``, among them those of this layout
+(:class:`anonsql.metrics.personalized.PersonalizedMetric`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from anonsql.algorithms.personalized.algorithm import PersonalizedRun
+from anonsql.algorithms.personalized.algorithm import PersonalizedFacts
 from anonsql.algorithms.personalized.config import PersonalizedConfig
 from anonsql.algorithms.personalized.decisions import Decisions
 from anonsql.algorithms.personalized.names import PublishedTables
@@ -37,7 +37,6 @@ from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.layouts.personalized.checks import checks_for, run_checks
 from anonsql.layouts.personalized.publish import GeneralizedQids, create_published, stage
-from anonsql.metrics.personalized import release_metrics
 from anonsql.privacy.base import EPSILON, PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.spec.output import OutputNames
@@ -68,22 +67,17 @@ def _published_key(name: str) -> str:
     return f"published {name}: {PUBLISHED_CHECKS[name]}"
 
 
-class PersonalizedLayout(Layout):
+class PersonalizedLayout(Layout[PersonalizedFacts]):
     """The tuples (``anon.t``), groups and buckets of a personalized release."""
 
     name = "personalized"
+    Facts = PersonalizedFacts
     copied = ("attributes", "hierarchy_nodes")
     granted = (*SHARED_GRANTED, *PUBLISHED)
 
     @property
-    def run(self) -> PersonalizedRun:
-        run = self.partitioning.facts["personalized"]
-        assert isinstance(run, PersonalizedRun)
-        return run
-
-    @property
     def decisions(self) -> Decisions:
-        return self.run.decisions
+        return self.facts.decisions
 
     @property
     def config(self) -> PersonalizedConfig:
@@ -96,7 +90,7 @@ class PersonalizedLayout(Layout):
             self.config,
             decisions.work,
             decisions.bucketing.cells,
-            self.run.keys,
+            self.facts.keys,
         )
 
     def create(self, names: OutputNames, kind: str) -> None:
@@ -110,7 +104,7 @@ class PersonalizedLayout(Layout):
             ws.work("generalized"), tuple((d.column, f"g{d.index}") for d in ws.dimensions)
         )
         target = published_tables(names, "released")
-        create_published(e, self.config, self.decisions.work, target, self.run.keys, generalized)
+        create_published(e, self.config, self.decisions.work, target, self.facts.keys, generalized)
         for table in target.all():
             e.analyze(table)
         self.publish_guarded(names.main, names.released, "TABLE", self.workspace.models, None)
@@ -245,9 +239,3 @@ class PersonalizedLayout(Layout):
             "companions": json.dumps(list(PUBLISHED)),
             "summary": json.dumps(summary),
         }
-
-    def extra_metrics(self, names: OutputNames) -> list[tuple[str, str | None, float]]:
-        run = self.run
-        return release_metrics(
-            self.workspace.engine, run.decisions, queries=run.query_workload, seed=run.seed
-        )
