@@ -13,9 +13,10 @@ from typing import Any
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, DataProfile, PartStats
+from anonsql.privacy.base import EPSILON, DataProfile, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 

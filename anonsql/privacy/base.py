@@ -30,10 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy import histograms as hist
@@ -44,9 +44,6 @@ from anonsql.sql import Relation, SqlRenderer, TableName
 if TYPE_CHECKING:
     from anonsql.engines import Engine
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float64]
 
 #: Slack for floating-point comparisons, shared by the SQL queries and the predicates.
 EPSILON = 1e-9

@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 REFERENCE = (

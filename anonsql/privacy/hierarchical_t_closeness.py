@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import AnonsqlError, HierarchyError, SpecError
 from anonsql.hierarchies import read_hierarchy
 from anonsql.hierarchies.io import new_hierarchy
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, IntArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 from anonsql.resources import resource_dir
 

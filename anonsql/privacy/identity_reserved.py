@@ -52,17 +52,10 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import (
-    EPSILON,
-    BoolArray,
-    Bound,
-    DataProfile,
-    IntArray,
-    PartStats,
-    PrivacyModel,
-)
+from anonsql.privacy.base import EPSILON, Bound, DataProfile, PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
 from anonsql.privacy.hitting_sets import bitmask_rows, is_eir_diverse
 from anonsql.privacy.sensitive import SensitiveParams

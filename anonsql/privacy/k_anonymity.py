@@ -9,8 +9,9 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, Bound, DataProfile, Params, PartStats, PrivacyModel
+from anonsql.privacy.base import Bound, DataProfile, Params, PartStats, PrivacyModel
 from anonsql.sql import Relation, SqlRenderer
 
 

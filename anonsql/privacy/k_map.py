@@ -13,14 +13,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import (
-    POPULATION_PERSONS,
-    BoolArray,
-    Params,
-    PartStats,
-    PrivacyModel,
-)
+from anonsql.privacy.base import POPULATION_PERSONS, Params, PartStats, PrivacyModel
 from anonsql.sql import Relation, SqlRenderer, TableName
 
 

@@ -31,16 +31,9 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import (
-    BoolArray,
-    Bound,
-    DataProfile,
-    IntArray,
-    Params,
-    PartStats,
-    PrivacyModel,
-)
+from anonsql.privacy.base import Bound, DataProfile, Params, PartStats, PrivacyModel
 from anonsql.privacy.histograms import row_max, row_sums
 from anonsql.privacy.sensitive import SensitiveParams
 from anonsql.sql import Relation, SqlRenderer

@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 

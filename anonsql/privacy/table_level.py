@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, PartStats, PrivacyModel
+from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.risk.classes import ClassSizes
 
 

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
 from anonsql.risk import special
 from anonsql.risk.classes import ClassSizes
@@ -261,7 +261,7 @@ def _pitman_direct_equations(sizes: ClassSizes) -> Equations:
     index = sizes.sizes - 2  # position of sum_{k < size} in the cumulative sums (-1: empty)
     counts = sizes.classes.astype(np.float64)
 
-    def class_sums(values: npt.NDArray[np.float64]) -> float:
+    def class_sums(values: FloatArray) -> float:
         cumulative = np.concatenate([[0.0], np.cumsum(values)])
         return float(np.dot(counts, cumulative[index + 1]))
 
@@ -361,7 +361,7 @@ def pitman(sizes: ClassSizes, population: PopulationModel, solver: SolverConfig)
 HYPERGEOMETRIC_CHUNK = 1 << 20
 
 
-def one_record_probabilities(sizes: npt.NDArray[np.int64], population: int, sample: int) -> Any:
+def one_record_probabilities(sizes: IntArray, population: int, sample: int) -> Any:
     """``h(j)``: the probability that a population class of ``j`` persons shows exactly one
     record in a simple random sample of ``sample`` out of ``population`` (hypergeometric).
 

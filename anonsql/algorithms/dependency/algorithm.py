@@ -51,8 +51,9 @@ from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.workspace import Workspace
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PrivacyModel, largest_k
+from anonsql.privacy.base import PrivacyModel, largest_k
 
 #: The stats query's pid window, wide enough for every cluster.
 _ALL_PARTITIONS = (0, 2**62)

@@ -39,11 +39,7 @@ from pydantic import Field, model_validator
 from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
-from anonsql.algorithms.full_domain.lattice import (
-    FloatArray,
-    LevelHierarchy,
-    levels_from_hierarchy,
-)
+from anonsql.algorithms.full_domain.lattice import LevelHierarchy, levels_from_hierarchy
 from anonsql.algorithms.full_domain.objectives import Objective, make_objective
 from anonsql.algorithms.full_domain.population import (
     POPULATION_CLASSES,
@@ -54,6 +50,7 @@ from anonsql.algorithms.full_domain.population import (
 from anonsql.algorithms.full_domain.result import FullDomainResult
 from anonsql.algorithms.full_domain.search import full_domain_search
 from anonsql.algorithms.workspace import Dimension, Workspace
+from anonsql.arrays import FloatArray
 from anonsql.errors import SpecError
 from anonsql.hierarchies.io import new_hierarchy
 

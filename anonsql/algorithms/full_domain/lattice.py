@@ -33,12 +33,10 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import HierarchyError, SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.hierarchies.io import hierarchy_key, new_hierarchy
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 #: The largest lattice the search handles: its node table lives in NumPy (one byte per
 #: quasi-identifier and node) and predictive tagging sweeps it, so memory and time per tag
@@ -324,14 +322,14 @@ class Lattice:
         row = self.levels[index]
         return [index - int(self.weights[i]) for i in range(self.dimensions) if row[i] > 0]
 
-    def above(self, index: int) -> npt.NDArray[np.bool_]:
+    def above(self, index: int) -> BoolArray:
         """Mask of the nodes that generalize node ``index`` (itself included)."""
-        mask: npt.NDArray[np.bool_] = (self.levels >= self.levels[index]).all(axis=1)
+        mask: BoolArray = (self.levels >= self.levels[index]).all(axis=1)
         return mask
 
-    def below(self, index: int) -> npt.NDArray[np.bool_]:
+    def below(self, index: int) -> BoolArray:
         """Mask of the nodes that node ``index`` generalizes (itself included)."""
-        mask: npt.NDArray[np.bool_] = (self.levels <= self.levels[index]).all(axis=1)
+        mask: BoolArray = (self.levels <= self.levels[index]).all(axis=1)
         return mask
 
 

@@ -36,7 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from anonsql.algorithms.full_domain.frequency import NodeStats
-from anonsql.algorithms.full_domain.lattice import FloatArray, IntArray, LevelHierarchy
+from anonsql.algorithms.full_domain.lattice import LevelHierarchy
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
 
 LevelMatrix = npt.NDArray[Any]

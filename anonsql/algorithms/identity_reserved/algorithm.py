@@ -60,12 +60,11 @@ from anonsql.algorithms.identity_reserved.limits import (
 from anonsql.algorithms.identity_reserved.record_counts import by_record_count
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.workspace import Dimension, Workspace
+from anonsql.arrays import IntArray
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.identity_reserved import REFERENCE
-
-IntArray = npt.NDArray[np.int64]
 
 #: The release layout both algorithms leave tables for.
 LAYOUT = "identity_reserved"

@@ -69,9 +69,10 @@ from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.workspace import Workspace
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import InfeasibleError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
+from anonsql.privacy.base import PartStats
 
 
 class MondrianOptions(Options):

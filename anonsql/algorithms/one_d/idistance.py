@@ -30,7 +30,8 @@ from anonsql import arrow
 from anonsql.algorithms.base import Options, ProgressCallback
 from anonsql.algorithms.one_d.mapped import Mapped1D
 from anonsql.algorithms.workspace import Workspace
-from anonsql.privacy.base import FloatArray, largest_k
+from anonsql.arrays import FloatArray
+from anonsql.privacy.base import largest_k
 from anonsql.sql import TableName
 
 

@@ -37,9 +37,9 @@ from anonsql import arrow
 from anonsql.algorithms.personalized.config import PersonalizedConfig
 from anonsql.algorithms.personalized.names import WorkTables
 from anonsql.algorithms.personalized.prepare import sensitive_params
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.engines.base import Engine
 from anonsql.errors import InfeasibleError
-from anonsql.privacy.base import BoolArray, IntArray
 
 #: Most consenting rows the safe grouping takes: its loops run once per row (measured: 0.9 s
 #: for 1e5 rows, 14 s for 1e6 rows with three diverse attributes), so about 2.5 min here.
