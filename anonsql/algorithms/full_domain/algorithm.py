@@ -101,11 +101,10 @@ class FullDomainOptions(Options):
         return make_objective(self.objective, **params)
 
 
-class FullDomain(Algorithm):
+class FullDomain(Algorithm[FullDomainOptions]):
     """Optimal full-domain generalization by Flash over the generalization lattice."""
 
     name = "full_domain"
-    Options = FullDomainOptions
     reference = (
         "F. Kohlmayer, F. Prasser, C. Eckert, A. Kemper, K. A. Kuhn, Flash: Efficient, Stable and "
         "Optimal K-Anonymity, PASSAT 2012; P. Samarati, Protecting Respondents' Identities in "
@@ -113,11 +112,6 @@ class FullDomain(Algorithm):
     )
     supplies = frozenset({"sensitive_values", "population"})
     enforces_table_level = True
-
-    @property
-    def opts(self) -> FullDomainOptions:
-        assert isinstance(self.options, FullDomainOptions)
-        return self.options
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         e = workspace.engine
@@ -138,9 +132,9 @@ class FullDomain(Algorithm):
         try:
             result = full_domain_search(
                 evaluator,
-                self.opts.make_objective(),
+                self.options.make_objective(),
                 suppression_limit=workspace.suppression_limit,
-                algorithm=self.opts.search,
+                algorithm=self.options.search,
                 progress=lambda message: progress(f"full_domain: {message}"),
             )
             classes, kept = write_release(workspace, evaluator, result)

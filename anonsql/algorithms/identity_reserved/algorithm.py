@@ -28,6 +28,7 @@ suppress at most ``suppression_limit`` of the records.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -37,7 +38,7 @@ import pyarrow as pa
 from pydantic import Field
 
 from anonsql import arrow
-from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.base import Algorithm, O, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
 from anonsql.algorithms.identity_reserved.decisions import requirements, unenforced
 from anonsql.algorithms.identity_reserved.encoding import (
@@ -94,7 +95,7 @@ class GeneIRSpecOptions(Options):
     max_individuals: int = Field(default=MAX_GENEIR_INDIVIDUALS, ge=1)
 
 
-class IdentityReservedAlgorithm(Algorithm):
+class IdentityReservedAlgorithm(Algorithm[O]):
     """Shared shape of DAnonyIR and GeneIR in the pipeline (see the module docstring)."""
 
     person_level = True
@@ -114,9 +115,9 @@ class IdentityReservedAlgorithm(Algorithm):
                 )
         requirements(models)
 
+    @abstractmethod
     def limit(self) -> int:
-        assert isinstance(self.options, (DAnonyIRSpecOptions, GeneIRSpecOptions))
-        return self.options.max_individuals
+        """The most individuals the algorithm accepts (its ``max_individuals`` option)."""
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         link = workspace.person
@@ -169,19 +170,22 @@ class IdentityReservedAlgorithm(Algorithm):
             },
         )
 
+    @abstractmethod
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
-        raise NotImplementedError
+        """Cluster ``individuals`` (one record count's, when counts are protected), suppressing
+        at most ``budget`` records."""
 
 
-class DAnonyIR(IdentityReservedAlgorithm):
+class DAnonyIR(IdentityReservedAlgorithm[DAnonyIRSpecOptions]):
     """DAnonyIR (Wang et al. 2019, §4): greedy clustering with set generalization and Handle."""
 
     name = "danonyir"
-    Options = DAnonyIRSpecOptions
+
+    def limit(self) -> int:
+        return self.options.max_individuals
 
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
         options = self.options
-        assert isinstance(options, DAnonyIRSpecOptions)
         return danonyir(
             individuals,
             list(workspace.models),
@@ -195,16 +199,17 @@ class DAnonyIR(IdentityReservedAlgorithm):
         )
 
 
-class GeneIR(IdentityReservedAlgorithm):
+class GeneIR(IdentityReservedAlgorithm[GeneIRSpecOptions]):
     """GeneIR (Tong et al. 2010, the baseline of Wang et al. 2019, §5.1): bottom-up taxonomy
     generalization; a numeric quasi-identifier climbs a balanced taxonomy of its values."""
 
     name = "geneir"
-    Options = GeneIRSpecOptions
+
+    def limit(self) -> int:
+        return self.options.max_individuals
 
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
         options = self.options
-        assert isinstance(options, GeneIRSpecOptions)
         names = {d.column for d in workspace.dimensions}
         for position, column in enumerate(options.order):
             if column not in names:

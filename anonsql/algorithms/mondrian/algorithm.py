@@ -44,12 +44,12 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 from pydantic import Field, model_validator
+from typing_extensions import TypeVar
 
 from anonsql import arrow
 from anonsql.algorithms.base import (
     Algorithm,
     Options,
-    OptionsBase,
     Partitioning,
     ProgressCallback,
 )
@@ -114,11 +114,13 @@ class MondrianOptions(Options):
         return self
 
 
-class Mondrian(Algorithm):
+MO = TypeVar("MO", bound=MondrianOptions, default=MondrianOptions, covariant=True)
+
+
+class Mondrian(Algorithm[MO]):
     """Mondrian (LeFevre et al., ICDE 2006) with aggregate SQL rounds over all partitions."""
 
     name = "mondrian"
-    Options = MondrianOptions
     reference = (
         "K. LeFevre, D. J. DeWitt, R. Ramakrishnan, Mondrian Multidimensional K-Anonymity, "
         "ICDE 2006"
@@ -139,12 +141,11 @@ class _MondrianRun:
     def __init__(
         self,
         ws: Workspace,
-        options: OptionsBase,
+        options: MondrianOptions,
         progress: ProgressCallback,
         *,
         individuals: IndividualAggregates | None = None,
     ) -> None:
-        assert isinstance(options, MondrianOptions)
         self.individuals = individuals
         self.ws = ws
         self.engine = ws.engine

@@ -42,11 +42,10 @@ class IDistanceOptions(Options):
     iterations: int = Field(default=50, ge=0)
 
 
-class IDistance1D(Mapped1D):
+class IDistance1D(Mapped1D[IDistanceOptions]):
     """iDistance mapping + optimal 1D k-anonymity / linear l-diversity heuristic."""
 
     name = "idistance"
-    Options = IDistanceOptions
     reference = (
         "G. Ghinita, P. Karras, P. Kalnis, N. Mamoulis, Fast Data Anonymization with Low "
         "Information Loss, VLDB 2007; iDistance: H. V. Jagadish et al., TODS 2005"
@@ -54,7 +53,6 @@ class IDistance1D(Mapped1D):
     key_column = "idistance_key"
 
     def map_keys(self, job: Workspace, progress: ProgressCallback) -> None:
-        assert isinstance(self.options, IDistanceOptions)
         e = job.engine
         dims = job.dimensions
         vectors = job.work("vectors")
