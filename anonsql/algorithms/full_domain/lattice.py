@@ -21,12 +21,8 @@ class) up any number of levels is a shift, never a join.
 
 from __future__ import annotations
 
-import csv
-import gzip
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO
 
 import numpy as np
 import numpy.typing as npt
@@ -201,52 +197,6 @@ def levels_from_hierarchy(hierarchy: Hierarchy, *, column: str | None = None) ->
     return LevelHierarchy(
         column=column or hierarchy.name, hierarchy=hierarchy, level_nodes=level_nodes
     )
-
-
-def read_levels(path: str | Path, *, column: str, delimiter: str = ";") -> LevelHierarchy:
-    """Read an ARX level table (``value;level1;...;root`` per line, ``.gz`` read decompressed).
-
-    Blank lines are skipped, labels kept exactly, trailing empty fields ignored (as
-    :func:`~anonsql.hierarchies.read_hierarchy` does); errors name the file and line.
-    """
-    key = hierarchy_key(column)
-    file = Path(path)
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    try:
-        with _open(file) as handle:
-            reader = csv.reader(handle, delimiter=delimiter, strict=True)
-            for row in reader:
-                labels = [label.rstrip("\r") for label in row]
-                while labels and labels[-1] == "":
-                    labels.pop()
-                if not labels or all(not label.strip() for label in labels):
-                    continue
-                if "" in labels:
-                    raise HierarchyError(
-                        key,
-                        f"{file} line {reader.line_num}: an empty label",
-                        "give every level a label, root last",
-                    )
-                rows.append(labels)
-                lines.append(reader.line_num)
-    except FileNotFoundError:
-        raise HierarchyError(
-            key, f"hierarchy file {file} does not exist", "check the path"
-        ) from None
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as err:
-        raise HierarchyError(
-            key,
-            f"hierarchy file {file} cannot be read ({type(err).__name__})",
-            "give a UTF-8 text file (or its gzip), one line per value",
-        ) from None
-    return levels_from_rows(rows, column=column, origin=str(file), lines=lines)
-
-
-def _open(file: Path) -> IO[str]:
-    if file.suffix.lower() == ".gz":
-        return gzip.open(file, "rt", encoding="utf-8-sig", newline="")
-    return file.open(encoding="utf-8-sig", newline="")
 
 
 @dataclass(frozen=True, eq=False)
