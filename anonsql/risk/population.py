@@ -47,26 +47,30 @@ import numpy as np
 
 from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
+from anonsql.registry import Registry
 from anonsql.risk import special
 from anonsql.risk.classes import ClassSizes
 
-#: ARX's population regions (``ARXPopulationModel.Region``) and their sizes.
-REGIONS: dict[str, int] = {
-    "Africa": 1_100_000_000,
-    "Australia": 23_130_900,
-    "Europe": 740_000_000,
-    "North America": 565_265_000,
-    "South America": 385_742_554,
-    "European Union": 507_420_000,
-    "Brasil": 202_656_788,
-    "Canada": 34_834_841,
-    "China (PRC)": 1_366_040_000,
-    "France": 65_820_916,
-    "Germany": 80_767_000,
-    "India": 1_210_569_573,
-    "UK": 63_705_000,
-    "USA": 317_238_626,
-}
+#: ARX's population regions (``ARXPopulationModel.Region``) and their sizes, by the name a spec
+#: gives (``region:``, matched regardless of case by :meth:`PopulationModel.for_region`).
+REGIONS: Registry[int] = Registry("population region")
+for _region, _size in (
+    ("Africa", 1_100_000_000),
+    ("Australia", 23_130_900),
+    ("Europe", 740_000_000),
+    ("North America", 565_265_000),
+    ("South America", 385_742_554),
+    ("European Union", 507_420_000),
+    ("Brasil", 202_656_788),
+    ("Canada", 34_834_841),
+    ("China (PRC)", 1_366_040_000),
+    ("France", 65_820_916),
+    ("Germany", 80_767_000),
+    ("India", 1_210_569_573),
+    ("UK", 63_705_000),
+    ("USA", 317_238_626),
+):
+    REGIONS.register(_region, _size)
 #: ARX's default population (the GUI's ``ModelRisk.DEFAULT_REGION``).
 DEFAULT_REGION = "USA"
 #: Dankar et al.'s cut: Pitman at or below this sampling fraction, Zayatz/SNB above.
@@ -95,13 +99,10 @@ class PopulationModel:
     @classmethod
     def for_region(cls, region: str = DEFAULT_REGION) -> PopulationModel:
         """The population of one of ARX's regions (:data:`REGIONS`)."""
-        by_name = {name.lower(): name for name in REGIONS}
-        name = by_name.get(region.lower())
+        name = next((n for n in REGIONS.names() if n.lower() == region.lower()), None)
         if name is None:
-            raise SpecError(
-                "region", f"{region!r} is not a known region", f"name one of: {', '.join(REGIONS)}"
-            )
-        return cls(REGIONS[name], name)
+            raise SpecError("region", REGIONS.unknown_message(region), "name one of ARX's regions")
+        return cls(REGIONS.get(name), name)
 
     @classmethod
     def from_sampling_fraction(cls, sample_size: int, fraction: float) -> PopulationModel:

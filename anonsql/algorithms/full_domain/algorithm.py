@@ -40,7 +40,7 @@ from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
 from anonsql.algorithms.full_domain.lattice import LevelHierarchy, levels_from_hierarchy
-from anonsql.algorithms.full_domain.objectives import Objective, make_objective
+from anonsql.algorithms.full_domain.objectives import OBJECTIVES, Objective, make_objective
 from anonsql.algorithms.full_domain.population import (
     POPULATION_CLASSES,
     Population,
@@ -57,14 +57,6 @@ from anonsql.hierarchies.io import new_hierarchy
 #: Distinct values a numeric quasi-identifier without hierarchy may have (its binary ladder is
 #: built in Python, one node per group).
 MAX_NUMERIC_VALUES = 1 << 16
-
-#: The parameters each objective takes (the other options must be left unset).
-OBJECTIVE_PARAMETERS = {
-    "entropy": ("monotonic",),
-    "loss": ("gs_factor", "aggregate"),
-    "ncp": (),
-    "discernibility": ("monotonic",),
-}
 
 
 class FullDomainOptions(Options):
@@ -83,7 +75,8 @@ class FullDomainOptions(Options):
 
     @model_validator(mode="after")
     def _parameters_fit(self) -> FullDomainOptions:
-        allowed = OBJECTIVE_PARAMETERS[self.objective]
+        # the other options must be left unset
+        allowed = OBJECTIVES.get(self.objective).parameter_names
         for name in ("monotonic", "gs_factor", "aggregate"):
             if getattr(self, name) is not None and name not in allowed:
                 takes = ", ".join(allowed) or "no parameters"
@@ -95,7 +88,7 @@ class FullDomainOptions(Options):
     def make_objective(self) -> Objective:
         params = {
             name: getattr(self, name)
-            for name in OBJECTIVE_PARAMETERS[self.objective]
+            for name in OBJECTIVES.get(self.objective).parameter_names
             if getattr(self, name) is not None
         }
         return make_objective(self.objective, **params)
