@@ -54,11 +54,12 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
         NodeEvaluator,
         build_frequency,
         full_domain_search,
+        levels_from_hierarchy,
         make_objective,
-        read_levels,
         suppression_budget,
     )
     from anonsql.engines import DuckDBEngine
+    from anonsql.hierarchies import read_hierarchy
     from anonsql.privacy.registry import models_from_entries
     from anonsql.sql import TableName
 
@@ -73,7 +74,9 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
             source = TableName("adult", "main")
             e.load_arrow(source, data)
             qids = [
-                read_levels(ROOT / f"hierarchies/adult-arx/{c}.csv", column=c)
+                levels_from_hierarchy(
+                    read_hierarchy(ROOT / f"hierarchies/adult-arx/{c}.csv", name=c)
+                )
                 for c in data.column_names
             ]
         else:
@@ -87,7 +90,10 @@ def run_one(config: dict[str, Any]) -> dict[str, Any]:
             else:
                 source = make_synthetic_adult(e, int(rows))
             qids = [
-                read_levels(ROOT / f"hierarchies/adult-scale/{c}.csv", column=c) for c in SCALE_QIDS
+                levels_from_hierarchy(
+                    read_hierarchy(ROOT / f"hierarchies/adult-scale/{c}.csv", name=c)
+                )
+                for c in SCALE_QIDS
             ]
         e.execute("CHECKPOINT")
         e.ensure_schema("fd")

@@ -19,13 +19,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeVar
 
 from anonsql.algorithms.workspace import Workspace
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
+from anonsql.generics import type_argument
 from anonsql.privacy.base import PrivacyModel
 from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error
@@ -42,6 +44,10 @@ class Options(BaseModel):
 
 # Inside Algorithm the name ``Options`` is the class attribute, not this class.
 OptionsBase = Options
+
+#: An algorithm's options schema. Covariant: a ``Mondrian`` is an ``Algorithm[Options]``, so
+#: code over any algorithm annotates ``Algorithm`` alone.
+O = TypeVar("O", bound=Options, default=Options, covariant=True)
 
 
 @dataclass(frozen=True)
@@ -95,10 +101,17 @@ def _supplies(needs: frozenset[str]) -> Callable[[type[Algorithm]], bool]:
     return lambda algorithm: needs <= algorithm.supplies
 
 
-class Algorithm(ABC):
-    """Base class of anonymization algorithms.
+class Algorithm(ABC, Generic[O]):
+    """Base class of anonymization algorithms (LeFevre et al.'s Mondrian, ICDE 2006; the
+    full-domain search of Samarati, TKDE 2001, by Kohlmayer et al.'s Flash, PASSAT 2012; the
+    others of :mod:`anonsql.algorithms`).
 
-    Subclasses declare ``name`` (the spec's ``algorithm:`` value), ``Options``, ``reference``
+    A subclass names its pydantic options schema once, as the type argument
+    (``class Mondrian(Algorithm[MondrianOptions])``): ``self.options`` is then typed, and the
+    class attribute ``Options`` (read by ``from_spec`` and the registry) is set from it. A
+    subclass may set ``Options`` itself instead, or declare none (no options).
+
+    Subclasses declare ``name`` (the spec's ``algorithm:`` value), ``reference``
     (the paper), whether they anonymize 1:M data (``person_level``) and the release ``layout``
     they leave tables for, and implement :meth:`partition`. They must keep per-row data in the
     engine (or in memory only up to a bound the user sets, as Mondrian's ``max_rows_in_memory``)
@@ -130,7 +143,20 @@ class Algorithm(ABC):
     #: publish (e.g. ``personalized``: sensitive values in buckets).
     publishes_unchanged: ClassVar[bool] = True
 
-    def __init__(self, options: OptionsBase) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = type_argument(cls, Algorithm)
+        if declared is None:
+            return
+        given = cls.__dict__.get("Options", declared)
+        if given is not declared:
+            raise TypeError(
+                f"{cls.__name__} declares Options = {given.__name__} but options "
+                f"{declared.__name__}: name the schema once, as the type argument"
+            )
+        cls.Options = declared
+
+    def __init__(self, options: O) -> None:
         self.options = options
 
     @classmethod
@@ -142,7 +168,8 @@ class Algorithm(ABC):
             raise spec_error(
                 err, prefix=f"algorithm.{cls.name}", fix=f"options are: {allowed}"
             ) from None
-        return cls(options)
+        # cls.Options is the type argument O (set by __init_subclass__), which mypy cannot see
+        return cls(cast(O, options))
 
     def check_models(self, models: Sequence[PrivacyModel]) -> None:
         """Refuse, with a SpecError keyed ``privacy[i]``, models this algorithm cannot enforce:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.hierarchies.model import Hierarchy
-from anonsql.privacy.base import FloatArray, IntArray
 
 
 class HierarchyArrays:

@@ -12,7 +12,7 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.workspace import Dimension
-from anonsql.privacy.base import BoolArray
+from anonsql.arrays import BoolArray
 
 
 def parts_table(

@@ -13,9 +13,10 @@ from typing import Literal
 
 import numpy as np
 
+from anonsql.arrays import IntArray
 from anonsql.engines import Engine
 from anonsql.hierarchies.model import Hierarchy
-from anonsql.privacy.base import IntArray, PrivacyModel
+from anonsql.privacy.base import PrivacyModel
 from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.sql import Relation, TableName
 

@@ -15,7 +15,7 @@ from anonsql.engines import Engine
 from anonsql.layouts.base import SHARED_GRANTED, CheckedRelations, Coverage, Layout
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
-from anonsql.privacy.one_to_many import PersonConsistency
+from anonsql.privacy.one_to_many import PersonConsistency, PersonConsistencyParams
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
@@ -137,7 +137,7 @@ class PersonLayout(Layout[PersonFacts]):
         assert person is not None
         on_rows = list(models)
         if not any(m.name == PersonConsistency.name for m in models):
-            on_rows.append(PersonConsistency(PersonConsistency.Params()))
+            on_rows.append(PersonConsistency(PersonConsistencyParams()))
         published = relations == "published"
         rows = names.main if published else names.released
         persons = names.by_person if published else names.released_by_person

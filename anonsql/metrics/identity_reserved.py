@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql import arrow
@@ -49,6 +48,7 @@ from anonsql.algorithms.identity_reserved.generalization import (
     assignment_table,
     class_table,
 )
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.metrics.base import OnDemandMeasure
@@ -58,10 +58,6 @@ from anonsql.sql import Relation, TableName
 
 if TYPE_CHECKING:
     from anonsql.release.reader import PublishedRelease
-
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,10 @@ from typing import Any
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, DataProfile, PartStats
+from anonsql.privacy.base import EPSILON, DataProfile, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 
@@ -24,7 +25,7 @@ class AlphaKParams(SensitiveParams):
     alpha: float = Field(allow_inf_nan=False, description="largest share of a value in a class")
 
 
-class AlphaKAnonymity(SensitiveModel):
+class AlphaKAnonymity(SensitiveModel[AlphaKParams]):
     """(alpha, k)-anonymity: classes of at least ``k`` rows in which every sensitive value
     (NULL is one) holds at most a share ``alpha`` of the rows.
 
@@ -36,7 +37,6 @@ class AlphaKAnonymity(SensitiveModel):
     dbt_test = False  # not yet in the dbt package: anonsql check
 
     name = "alpha_k_anonymity"
-    Params = AlphaKParams
     reference = (
         "R. C.-W. Wong, J. Li, A. W.-C. Fu, K. Wang, (alpha, k)-Anonymity: An Enhanced "
         "k-Anonymity Model for Privacy-Preserving Data Publishing, KDD 2006"
@@ -45,12 +45,10 @@ class AlphaKAnonymity(SensitiveModel):
 
     @property
     def k(self) -> int:
-        assert isinstance(self.params, AlphaKParams)
         return self.params.k
 
     @property
     def alpha(self) -> float:
-        assert isinstance(self.params, AlphaKParams)
         return self.params.alpha
 
     def check_params(self, key: str) -> None:

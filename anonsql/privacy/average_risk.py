@@ -9,7 +9,7 @@ records lies in classes whose risk exceeds a highest risk.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from pydantic import Field
@@ -18,7 +18,6 @@ from anonsql.errors import SpecError
 from anonsql.privacy.base import EPSILON, Params
 from anonsql.privacy.table_level import TableLevelModel, check_risk, size_threshold
 from anonsql.risk.classes import ClassSizes
-from anonsql.sql import Relation, SqlRenderer
 
 
 class AverageRiskParams(Params):
@@ -31,7 +30,7 @@ class AverageRiskParams(Params):
     )
 
 
-class AverageReidentificationRisk(TableLevelModel):
+class AverageReidentificationRisk(TableLevelModel[AverageRiskParams]):
     """The average prosecutor risk, ``classes / records``, is at most ``threshold``; with
     ``highest_risk`` and ``records_at_risk``, at most that share of the records lies in classes
     smaller than ``size_threshold(highest_risk)`` (ARX's translation of a risk to a class size).
@@ -43,7 +42,6 @@ class AverageReidentificationRisk(TableLevelModel):
     """
 
     name = "average_reidentification_risk"
-    Params = AverageRiskParams
     reference = (
         "K. El Emam et al., A globally optimal k-anonymity method for the de-identification of "
         "health data, JAMIA 16(5), 2009; ARX AverageReidentificationRisk"
@@ -54,29 +52,26 @@ class AverageReidentificationRisk(TableLevelModel):
         {"threshold": 0.4},
     )
 
-    @property
-    def p(self) -> AverageRiskParams:
-        assert isinstance(self.params, AverageRiskParams)
-        return self.params
-
     def check_params(self, key: str) -> None:
-        check_risk(f"{key}.threshold", self.p.threshold)
-        if (self.p.highest_risk is None) != (self.p.records_at_risk is None):
+        check_risk(f"{key}.threshold", self.params.threshold)
+        if (self.params.highest_risk is None) != (self.params.records_at_risk is None):
             raise SpecError(key, "highest_risk and records_at_risk go together", "give both")
-        if self.p.highest_risk is not None:
-            if not 0.0 < self.p.highest_risk <= 1.0:
+        if self.params.highest_risk is not None:
+            if not 0.0 < self.params.highest_risk <= 1.0:
                 raise SpecError(
                     f"{key}.highest_risk",
-                    f"{self.p.highest_risk!r} is outside (0, 1]",
+                    f"{self.params.highest_risk!r} is outside (0, 1]",
                     "give a risk in (0, 1]",
                 )
-            assert self.p.records_at_risk is not None
-            check_risk(f"{key}.records_at_risk", self.p.records_at_risk)
+            assert self.params.records_at_risk is not None
+            check_risk(f"{key}.records_at_risk", self.params.records_at_risk)
 
     @property
     def smallest_safe_size(self) -> int | None:
         """Classes below this size hold records at risk (None without ``highest_risk``)."""
-        return None if self.p.highest_risk is None else size_threshold(self.p.highest_risk)
+        return (
+            None if self.params.highest_risk is None else size_threshold(self.params.highest_risk)
+        )
 
     def statistics(self, sizes: ClassSizes) -> dict[str, float | None]:
         if sizes.is_empty:
@@ -95,27 +90,16 @@ class AverageReidentificationRisk(TableLevelModel):
         figures = self.statistics(sizes)
         average = figures["average_risk"]
         assert average is not None
-        if average > self.p.threshold + EPSILON:
+        if average > self.params.threshold + EPSILON:
             return False
         at_risk = figures.get("records_at_risk")
-        if self.p.records_at_risk is None or at_risk is None:
+        if self.params.records_at_risk is None or at_risk is None:
             return True
-        return at_risk <= self.p.records_at_risk + EPSILON
+        return at_risk <= self.params.records_at_risk + EPSILON
 
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        return renderer.render(
-            "privacy/average_reidentification_risk",
-            relation=relation,
-            qids=list(qids),
-            threshold=self.p.threshold,
-            smallest=self.smallest_safe_size,
-            records_at_risk=self.p.records_at_risk,
-            epsilon=EPSILON,
-        )
+    def template_params(self) -> dict[str, Any]:
+        return {
+            "threshold": self.params.threshold,
+            "smallest": self.smallest_safe_size,
+            "records_at_risk": self.params.records_at_risk,
+        }

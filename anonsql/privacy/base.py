@@ -28,14 +28,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
-import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeVar
 
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import InfeasibleError, SpecError
+from anonsql.generics import type_argument
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
@@ -44,9 +46,6 @@ from anonsql.sql import Relation, SqlRenderer, TableName
 if TYPE_CHECKING:
     from anonsql.engines import Engine
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float64]
 
 #: Slack for floating-point comparisons, shared by the SQL queries and the predicates.
 EPSILON = 1e-9
@@ -174,14 +173,24 @@ class Params(BaseModel):
 # Inside PrivacyModel the name ``Params`` is the class attribute, not this class.
 ParamsBase = Params
 
+#: A model's parameter schema. Covariant: a ``KAnonymity`` is a ``PrivacyModel[Params]``, so
+#: code over any model annotates ``PrivacyModel`` alone.
+P = TypeVar("P", bound=Params, default=Params, covariant=True)
 
-class PrivacyModel(ABC):
-    """Base class of privacy models.
 
-    Subclasses declare ``name`` (the spec key), ``Params`` (a pydantic schema of their
-    parameters), whether they read a sensitive column, and whether they are *monotonic*
-    (a union of classes that satisfy the model satisfies it too), which makes merging classes
-    that publish the same generalized tuple safe.
+class PrivacyModel(ABC, Generic[P]):
+    """Base class of privacy models (Samarati & Sweeney's k-anonymity, Machanavajjhala et al.'s
+    l-diversity, Li et al.'s t-closeness and the others of :mod:`anonsql.privacy`).
+
+    A subclass names its pydantic parameter schema once, as the type argument
+    (``class KAnonymity(PrivacyModel[KAnonymityParams])``): ``self.params`` is then typed, and
+    the class attribute ``Params`` (read by ``from_spec``, the registries and the dbt generator)
+    is set from it. A subclass may set ``Params`` itself instead (as extensions written before
+    the base was generic do); ``self.params`` is then typed as :class:`Params`.
+
+    Subclasses also declare ``name`` (the spec key), whether they read a sensitive column, and
+    whether they are *monotonic* (a union of classes that satisfy the model satisfies it too),
+    which makes merging classes that publish the same generalized tuple safe.
     """
 
     name: ClassVar[str]
@@ -237,7 +246,20 @@ class PrivacyModel(ABC):
     #: a sensitive column).
     examples: ClassVar[tuple[Mapping[str, Any], ...]] = ()
 
-    def __init__(self, params: ParamsBase) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = type_argument(cls, PrivacyModel)
+        if declared is None:
+            return
+        given = cls.__dict__.get("Params", declared)
+        if given is not declared:
+            raise TypeError(
+                f"{cls.__name__} declares Params = {given.__name__} but parameters "
+                f"{declared.__name__}: name the schema once, as the type argument"
+            )
+        cls.Params = declared
+
+    def __init__(self, params: P) -> None:
         self.params = params
 
     @classmethod
@@ -248,7 +270,8 @@ class PrivacyModel(ABC):
             raise spec_error(
                 err, prefix=key, empty="(parameters)", fix=cls.parameter_help()
             ) from None
-        model = cls(params)
+        # cls.Params is the type argument P (set by __init_subclass__), which mypy cannot see
+        model = cls(cast(P, params))
         model.check_params(key)
         return model
 
@@ -318,7 +341,11 @@ class PrivacyModel(ABC):
     def holds(self, parts: PartStats) -> BoolArray:
         """For each part, whether the model holds on it."""
 
-    @abstractmethod
+    def template_params(self) -> dict[str, Any]:
+        """What the model's template reads besides what :meth:`violations_sql` gives every
+        template: its parameters, or values derived from them."""
+        return {}
+
     def violations_sql(
         self,
         renderer: SqlRenderer,
@@ -333,7 +360,27 @@ class PrivacyModel(ABC):
         size and the statistic that failed, so an analyst can see why. ``person`` names a column
         linking the rows of one person (1:M data); the models of
         :mod:`anonsql.privacy.one_to_many` count in persons, the record-level models ignore it.
+
+        By default the model's template ``privacy/<name>``, rendered with ``relation``,
+        ``qids``, ``person``, the sensitive ``column`` (None for a model without one),
+        ``epsilon`` (:data:`EPSILON`) and :meth:`template_params`; a template reads what it
+        needs of them. A model whose query is not such a template overrides this.
         """
+        if self.needs_person and person is None:
+            raise SpecError(
+                "person_id",
+                f"{self.name} counts individuals, but no column links an individual's rows",
+                "add `person_id: <column linking a person's rows>`",
+            )
+        return renderer.render(
+            f"privacy/{self.name}",
+            relation=relation,
+            qids=list(qids),
+            person=person,
+            column=self.sensitive_column,
+            epsilon=EPSILON,
+            **self.template_params(),
+        )
 
     def describe(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params.model_dump().items())

@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 REFERENCE = (
@@ -30,7 +31,7 @@ class BetaLikenessParams(SensitiveParams):
     beta: float = Field(allow_inf_nan=False, description="largest relative gain of a value")
 
 
-class BetaLikeness(SensitiveModel):
+class BetaLikeness(SensitiveModel[BetaLikenessParams]):
     """Shared predicate: the largest relative gain of a class's values against the bound.
 
     A union of classes that satisfy it does too (a value's share in the union is a weighted mean
@@ -40,7 +41,6 @@ class BetaLikeness(SensitiveModel):
 
     dbt_test = False  # not yet in the dbt package: anonsql check
 
-    Params = BetaLikenessParams
     supports_suppression = False
     # p(s) is the whole relation's distribution: withholding a class moves it
     guard = "table"
@@ -51,7 +51,6 @@ class BetaLikeness(SensitiveModel):
 
     @property
     def beta(self) -> float:
-        assert isinstance(self.params, BetaLikenessParams)
         return self.params.beta
 
     def check_params(self, key: str) -> None:

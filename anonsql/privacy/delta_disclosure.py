@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 
@@ -24,7 +25,7 @@ class DeltaDisclosureParams(SensitiveParams):
     delta: float = Field(allow_inf_nan=False, description="bound on |log2 of a share ratio|")
 
 
-class DeltaDisclosurePrivacy(SensitiveModel):
+class DeltaDisclosurePrivacy(SensitiveModel[DeltaDisclosureParams]):
     """delta-disclosure privacy: every value of a class has ``|log2(p_class / p_table)| <
     delta`` (a ratio at the bound, within :data:`EPSILON`, violates it).
 
@@ -36,7 +37,6 @@ class DeltaDisclosurePrivacy(SensitiveModel):
     dbt_test = False  # not yet in the dbt package: anonsql check
 
     name = "delta_disclosure_privacy"
-    Params = DeltaDisclosureParams
     monotonic = False
     supports_suppression = False
     # p_table is the whole relation's distribution: withholding a class moves it
@@ -49,7 +49,6 @@ class DeltaDisclosurePrivacy(SensitiveModel):
 
     @property
     def delta(self) -> float:
-        assert isinstance(self.params, DeltaDisclosureParams)
         return self.params.delta
 
     def check_params(self, key: str) -> None:

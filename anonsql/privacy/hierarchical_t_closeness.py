@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import AnonsqlError, HierarchyError, SpecError
 from anonsql.hierarchies import read_hierarchy
 from anonsql.hierarchies.io import new_hierarchy
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, IntArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 from anonsql.resources import resource_dir
 
 if TYPE_CHECKING:
     from scipy import sparse
-from anonsql.sql import Relation, SqlRenderer
 
 
 class HierarchicalTClosenessParams(SensitiveParams):
@@ -70,7 +70,7 @@ _EXAMPLE_LINES = [
 ]
 
 
-class HierarchicalTCloseness(SensitiveModel):
+class HierarchicalTCloseness(SensitiveModel[HierarchicalTClosenessParams]):
     """Every class's sensitive-value distribution is within hierarchical EMD ``t`` of the
     relation's (a class above ``t + EPSILON`` violates it).
 
@@ -88,7 +88,6 @@ class HierarchicalTCloseness(SensitiveModel):
     dbt_test = False  # not yet in the dbt package: anonsql check
 
     name = "hierarchical_t_closeness"
-    Params = HierarchicalTClosenessParams
     requires = frozenset({"sensitive_values"})
     supports_suppression = False
     # Q is the whole relation's distribution: withholding a class moves it
@@ -105,13 +104,11 @@ class HierarchicalTCloseness(SensitiveModel):
 
     @property
     def t(self) -> float:
-        assert isinstance(self.params, HierarchicalTClosenessParams)
         return self.params.t
 
     def check_params(self, key: str) -> None:
         if not 0 <= self.t <= 1:
             raise SpecError(f"{key}.t", f"t = {self.t} is outside [0, 1]", "use 0 <= t <= 1")
-        assert isinstance(self.params, HierarchicalTClosenessParams)
         given = self.params.hierarchy
         try:
             if isinstance(given, str):
@@ -186,20 +183,3 @@ class HierarchicalTCloseness(SensitiveModel):
             spread += hist.sum_per_row(grouped, np.abs(data / sizes[rows] - q) - q) + 1.0
         emd = spread / (2.0 * self.height)
         return emd <= self.t + EPSILON
-
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        return renderer.render(
-            "privacy/hierarchical_t_closeness",
-            relation=relation,
-            qids=list(qids),
-            column=self.column,
-            epsilon=EPSILON,
-            **self.template_params(),
-        )

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from anonsql.arrays import BoolArray, FloatArray, IntArray
+
 if TYPE_CHECKING:
     from scipy import sparse
 
-IntArray: TypeAlias = npt.NDArray[np.int64]
-FloatArray: TypeAlias = npt.NDArray[np.float64]
 
 #: Histograms of a batch of parts: a ``csr_array`` of int64 counts, rows = parts, columns =
 #: value codes, no stored zeros.
@@ -316,7 +316,7 @@ def prefix_sums(histogram: Histogram, order: IntArray, starts: IntArray) -> Hist
     )
 
 
-def _group_cumsum(values: IntArray, first: npt.NDArray[np.bool_]) -> IntArray:
+def _group_cumsum(values: IntArray, first: BoolArray) -> IntArray:
     """Cumulative sums of ``values`` restarting where ``first`` is set (``first[0]`` is)."""
     total = np.cumsum(values)
     starts = np.flatnonzero(first)

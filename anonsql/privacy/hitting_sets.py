@@ -34,10 +34,10 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
 
 Bits = npt.NDArray[np.uint64]
-IntArray = npt.NDArray[np.int64]
 T = TypeVar("T")
 
 _ONE = np.uint64(1)
@@ -91,8 +91,8 @@ def _bits(rows: Bits) -> npt.NDArray[np.uint8]:
     return np.unpackbits(little, axis=1, bitorder="little")
 
 
-def _hits(rows: Bits, mask: Bits) -> npt.NDArray[np.bool_]:
-    hits: npt.NDArray[np.bool_] = (rows & mask).any(axis=1)
+def _hits(rows: Bits, mask: Bits) -> BoolArray:
+    hits: BoolArray = (rows & mask).any(axis=1)
     return hits
 
 

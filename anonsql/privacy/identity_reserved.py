@@ -51,22 +51,16 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
+from typing_extensions import TypeVar
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import (
-    EPSILON,
-    BoolArray,
-    Bound,
-    DataProfile,
-    IntArray,
-    PartStats,
-    PrivacyModel,
-)
+from anonsql.privacy.base import EPSILON, Bound, DataProfile, PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
 from anonsql.privacy.hitting_sets import bitmask_rows, is_eir_diverse
 from anonsql.privacy.sensitive import SensitiveParams
-from anonsql.sql import Relation, SqlRenderer
+from anonsql.sql import Relation
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -177,7 +171,10 @@ def _at_most(key: str, name: str, value: int, bound: int, what: str) -> None:
 # -- the models --------------------------------------------------------------------------------
 
 
-class IdentityReservedModel(PrivacyModel):
+IRP = TypeVar("IRP", bound=IRParams, default=IRParams, covariant=True)
+
+
+class IdentityReservedModel(PrivacyModel[IRP]):
     """Base of the identity-reserved models: they count individuals (persons), need the person
     column and a sensitive column, render ``privacy/<name>``, and hold after whole
     individuals are suppressed (the algorithms never suppress part of an individual)."""
@@ -190,17 +187,15 @@ class IdentityReservedModel(PrivacyModel):
 
     @property
     def column(self) -> str:
-        assert isinstance(self.params, SensitiveParams)
         return self.params.column
 
     @property
     def protects_record_counts(self) -> bool:
         """Whether classes are refined by the individuals' record counts (see the module)."""
-        assert isinstance(self.params, IRParams)
         return self.params.record_counts == "protected"
 
     def template_params(self) -> dict[str, Any]:
-        return {}
+        return {"record_counts": self.params.record_counts}
 
     def parameter_bounds(self) -> tuple[Bound, ...]:
         """The bounds the parameters set on every (count-refined) class."""
@@ -209,32 +204,6 @@ class IdentityReservedModel(PrivacyModel):
     def bounds(self) -> tuple[Bound, ...]:
         refined = (Bound("record_count_refinement", 1),) if self.protects_record_counts else ()
         return (*self.parameter_bounds(), *refined)
-
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        if person is None:
-            raise SpecError(
-                "person_id",
-                f"{self.name} counts individuals, but no column links an individual's rows",
-                "add `person_id: <column linking a person's rows>`",
-            )
-        assert isinstance(self.params, IRParams)
-        return renderer.render(
-            f"privacy/{self.name}",
-            relation=relation,
-            qids=list(qids),
-            person=person,
-            column=self.column,
-            epsilon=EPSILON,
-            record_counts=self.params.record_counts,
-            **self.template_params(),
-        )
 
     def _require(self, parts: PartStats) -> None:
         """Refuse statistics without the optional fields the predicate reads."""
@@ -251,13 +220,12 @@ class IdentityReservedModel(PrivacyModel):
             )
 
 
-class IRKLAnonymity(IdentityReservedModel):
+class IRKLAnonymity(IdentityReservedModel[IRKLParams]):
     """IR (k,l)-anonymity (Tong et al. 2010; Wang et al. 2019, Definition 2.3): every class
     holds at least ``k`` individuals and ``l`` distinct sensitive values. Monotone. Leaks
     attribute values when several records belong to one individual (Table 3, Q2)."""
 
     name = "ir_kl_anonymity"
-    Params = IRKLParams
     examples = (
         {"k": 1, "l": 1},
         {"k": 2, "l": 2, "record_counts": "protected"},
@@ -266,12 +234,10 @@ class IRKLAnonymity(IdentityReservedModel):
 
     @property
     def k(self) -> int:
-        assert isinstance(self.params, IRKLParams)
         return self.params.k
 
     @property
     def ell(self) -> int:
-        assert isinstance(self.params, IRKLParams)
         return self.params.l
 
     def check_params(self, key: str) -> None:
@@ -294,10 +260,10 @@ class IRKLAnonymity(IdentityReservedModel):
         return ir_kl_holds(parts.counts, values, self.k, self.ell)
 
     def template_params(self) -> dict[str, Any]:
-        return {"k": self.k, "l": self.ell}
+        return {**super().template_params(), "k": self.k, "l": self.ell}
 
 
-class AlphaBetaModel(IdentityReservedModel):
+class AlphaBetaModel(IdentityReservedModel[AlphaBetaParams]):
     """Shared parameters and bounds of the two (α,β) models.
 
     Not monotone in the paper's sense (a satisfying class may fail once one more individual
@@ -306,7 +272,6 @@ class AlphaBetaModel(IdentityReservedModel):
     :attr:`~anonsql.privacy.base.PrivacyModel.monotonic` declares: classes that publish the
     same values may merge."""
 
-    Params = AlphaBetaParams
     enhanced = False
     needs_stats = frozenset({RECORDS, MAX_PERSON_RECORDS, RECORD_HISTOGRAMS})
     examples = (
@@ -317,12 +282,10 @@ class AlphaBetaModel(IdentityReservedModel):
 
     @property
     def alpha(self) -> float:
-        assert isinstance(self.params, AlphaBetaParams)
         return self.params.alpha
 
     @property
     def beta(self) -> float:
-        assert isinstance(self.params, AlphaBetaParams)
         return self.params.beta
 
     def check_params(self, key: str) -> None:
@@ -368,7 +331,7 @@ class AlphaBetaModel(IdentityReservedModel):
         )
 
     def template_params(self) -> dict[str, Any]:
-        return {"alpha": self.alpha, "beta": self.beta}
+        return {**super().template_params(), "alpha": self.alpha, "beta": self.beta}
 
 
 class IRAlphaBetaAnonymity(AlphaBetaModel):
@@ -389,14 +352,13 @@ class EIRAlphaBetaAnonymity(AlphaBetaModel):
     enhanced = True
 
 
-class EIRLDiversity(IdentityReservedModel):
+class EIRLDiversity(IdentityReservedModel[EIRLParams]):
     """EIR l-diversity (Wang et al. 2019, Definition 3.3, Theorem 3.1): every reasoning set of
     a class (one record per individual) holds at least ``l`` distinct sensitive values, i.e.
     the minimum hitting set of the individuals' sensitive sets has at least ``l`` values.
     Implies IR (l,l)-anonymity. Monotone."""
 
     name = "eir_l_diversity"
-    Params = EIRLParams
     #: Not in the dbt package: its hitting-set search uses DuckDB's list syntax, which anonsql
     #: transpiles with sqlglot for each engine but dbt would run as written (`anonsql check`).
     dbt_test = False
@@ -413,7 +375,6 @@ class EIRLDiversity(IdentityReservedModel):
 
     @property
     def ell(self) -> int:
-        assert isinstance(self.params, EIRLParams)
         return self.params.l
 
     def check_params(self, key: str) -> None:
@@ -456,7 +417,7 @@ class EIRLDiversity(IdentityReservedModel):
         return is_eir_diverse(bits, self.ell)
 
     def template_params(self) -> dict[str, Any]:
-        return {"l": self.ell}
+        return {**super().template_params(), "l": self.ell}
 
 
 IDENTITY_RESERVED_MODELS: tuple[type[IdentityReservedModel], ...] = (

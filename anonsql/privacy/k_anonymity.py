@@ -5,31 +5,29 @@ Every equivalence class holds at least ``k`` rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, Bound, DataProfile, Params, PartStats, PrivacyModel
-from anonsql.sql import Relation, SqlRenderer
+from anonsql.privacy.base import Bound, DataProfile, Params, PartStats, PrivacyModel
 
 
 class KAnonymityParams(Params):
     k: int = Field(description="minimum class size")
 
 
-class KAnonymity(PrivacyModel):
+class KAnonymity(PrivacyModel[KAnonymityParams]):
     """Every class of rows sharing the same quasi-identifier values has at least ``k`` rows."""
 
     name = "k_anonymity"
-    Params = KAnonymityParams
     monotonic_with_suppression = True
     reference = "L. Sweeney, k-anonymity: a model for protecting privacy, IJUFKS 10(5), 2002"
     examples = ({"k": 1}, {"k": 2}, {"k": 4})
 
     @property
     def k(self) -> int:
-        assert isinstance(self.params, KAnonymityParams)
         return self.params.k
 
     def check_params(self, key: str) -> None:
@@ -53,12 +51,5 @@ class KAnonymity(PrivacyModel):
     def holds(self, parts: PartStats) -> BoolArray:
         return parts.counts >= self.k
 
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        return renderer.render("privacy/k_anonymity", relation=relation, qids=list(qids), k=self.k)
+    def template_params(self) -> dict[str, Any]:
+        return {"k": self.k}

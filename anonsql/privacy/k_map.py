@@ -8,20 +8,16 @@ necessarily in the sample) re-identifies them with probability at most ``1/k``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import (
-    POPULATION_PERSONS,
-    BoolArray,
-    Params,
-    PartStats,
-    PrivacyModel,
-)
-from anonsql.sql import Relation, SqlRenderer, TableName
+from anonsql.privacy.base import POPULATION_PERSONS, Params, PartStats, PrivacyModel
+from anonsql.sql import TableName
 
 
 class KMapParams(Params):
@@ -32,7 +28,7 @@ class KMapParams(Params):
     )
 
 
-class KMap(PrivacyModel):
+class KMap(PrivacyModel[KMapParams]):
     """Every class of rows sharing QID values matches at least ``k`` persons of the population.
 
     The population table holds the same QID columns, at the same generalization as the checked
@@ -48,7 +44,6 @@ class KMap(PrivacyModel):
     dbt_test = False  # not yet in the dbt package: anonsql check
 
     name = "k_map"
-    Params = KMapParams
     requires = frozenset({"population"})
     monotonic_with_suppression = True
     reference = (
@@ -64,23 +59,19 @@ class KMap(PrivacyModel):
 
     @property
     def k(self) -> int:
-        assert isinstance(self.params, KMapParams)
         return self.params.k
 
     @property
     def population_table(self) -> TableName:
-        assert isinstance(self.params, KMapParams)
         return TableName.parse(self.params.population)
 
     @property
     def count_column(self) -> str | None:
-        assert isinstance(self.params, KMapParams)
         return self.params.count
 
     def check_params(self, key: str) -> None:
         if self.k < 1:
             raise SpecError(f"{key}.k", f"k = {self.k} is below 1", "use k >= 1")
-        assert isinstance(self.params, KMapParams)
         try:
             TableName.parse(self.params.population)
         except ValueError:
@@ -106,19 +97,5 @@ class KMap(PrivacyModel):
             )
         return np.asarray(parts.population, np.float64) >= self.k
 
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        return renderer.render(
-            "privacy/k_map",
-            relation=relation,
-            qids=list(qids),
-            population=self.population_table,
-            count=self.count_column,
-            k=self.k,
-        )
+    def template_params(self) -> dict[str, Any]:
+        return {"population": self.population_table, "count": self.count_column, "k": self.k}

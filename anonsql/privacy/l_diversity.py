@@ -17,10 +17,12 @@ import math
 from typing import Any
 
 from pydantic import Field
+from typing_extensions import TypeVar
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, Bound, DataProfile, PartStats
+from anonsql.privacy.base import EPSILON, Bound, DataProfile, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 REFERENCE = (
@@ -42,7 +44,10 @@ class RecursiveCLDiversityParams(LDiversityParams):
     l: int = Field(description="rank from which the less frequent values are summed")
 
 
-class LDiversity(SensitiveModel):
+LP = TypeVar("LP", bound=LDiversityParams, default=LDiversityParams, covariant=True)
+
+
+class LDiversity(SensitiveModel[LP]):
     """Shared parameter checks of the l-diversity family: ``l >= 1`` and at most the number of
     distinct sensitive values of the data (a class cannot hold more values than the table)."""
 
@@ -50,7 +55,6 @@ class LDiversity(SensitiveModel):
 
     @property
     def ell(self) -> float:
-        assert isinstance(self.params, LDiversityParams)
         return self.params.l
 
     def check_params(self, key: str) -> None:
@@ -71,7 +75,7 @@ class LDiversity(SensitiveModel):
         return {"l": self.ell}
 
 
-class DistinctLDiversity(LDiversity):
+class DistinctLDiversity(LDiversity[DistinctLDiversityParams]):
     """Distinct l-diversity: every class holds at least ``l`` distinct sensitive values.
 
     Machanavajjhala et al., l-Diversity: Privacy Beyond k-Anonymity, ICDE 2006 (Section 4.1,
@@ -79,7 +83,6 @@ class DistinctLDiversity(LDiversity):
     """
 
     name = "distinct_l_diversity"
-    Params = DistinctLDiversityParams
     monotonic_with_suppression = True
     examples = ({"l": 1}, {"l": 2}, {"l": 3})
 
@@ -93,7 +96,7 @@ class DistinctLDiversity(LDiversity):
         return hist.distinct_per_row(self.histogram(parts)) >= self.ell
 
 
-class EntropyLDiversity(LDiversity):
+class EntropyLDiversity(LDiversity[LDiversityParams]):
     """Entropy l-diversity: every class has ``-sum p log p >= log(l)`` over its sensitive values.
 
     Machanavajjhala et al., l-Diversity: Privacy Beyond k-Anonymity, ICDE 2006, Definition 4.1
@@ -101,7 +104,6 @@ class EntropyLDiversity(LDiversity):
     """
 
     name = "entropy_l_diversity"
-    Params = LDiversityParams
     examples = ({"l": 1.0}, {"l": 1.8}, {"l": 2.0}, {"l": 3.0})
 
     def bounds(self) -> tuple[Bound, ...]:
@@ -122,7 +124,7 @@ class EntropyLDiversity(LDiversity):
         return (hist.row_sums(histogram) > 0) & (entropy >= self.min_entropy)
 
 
-class RecursiveCLDiversity(LDiversity):
+class RecursiveCLDiversity(LDiversity[RecursiveCLDiversityParams]):
     """Recursive (c, l)-diversity: with a class's value counts sorted r1 >= r2 >= ... >= rm,
     ``m >= l`` and ``r1 < c * (r_l + r_(l+1) + ... + r_m)``.
 
@@ -130,12 +132,10 @@ class RecursiveCLDiversity(LDiversity):
     """
 
     name = "recursive_cl_diversity"
-    Params = RecursiveCLDiversityParams
     examples = ({"c": 2.0, "l": 2}, {"c": 0.5, "l": 1}, {"c": 3.0, "l": 3})
 
     @property
     def c(self) -> float:
-        assert isinstance(self.params, RecursiveCLDiversityParams)
         return self.params.c
 
     def check_params(self, key: str) -> None:

@@ -25,25 +25,18 @@ being the person's fingerprint bucket) the predicates see histograms of bucket i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from pydantic import Field
+from typing_extensions import TypeVar
 
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import (
-    BoolArray,
-    Bound,
-    DataProfile,
-    IntArray,
-    Params,
-    PartStats,
-    PrivacyModel,
-)
+from anonsql.privacy.base import Bound, DataProfile, P, Params, PartStats, PrivacyModel
 from anonsql.privacy.histograms import row_max, row_sums
 from anonsql.privacy.sensitive import SensitiveParams
-from anonsql.sql import Relation, SqlRenderer
 
 REFERENCE = (
     "Q. Gong, J. Luo, M. Yang, W. Ni, X.-B. Li, Anonymizing 1:M microdata with high utility, "
@@ -51,36 +44,14 @@ REFERENCE = (
 )
 
 
-class PersonModel(PrivacyModel):
+class PersonModel(PrivacyModel[P]):
     """Base of the person-level models: they count persons, refuse suppression (the paper's
-    algorithm never suppresses), and render ``privacy/<name>`` with the relation, the
-    quasi-identifiers, the person column and :meth:`template_params`."""
+    algorithm never suppresses), and render ``privacy/<name>`` with the person column
+    (:meth:`PrivacyModel.violations_sql`)."""
 
     counts_persons = True
     supports_suppression = False
     reference = REFERENCE
-
-    def template_params(self) -> dict[str, Any]:
-        return {}
-
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        if self.needs_person and person is None:
-            raise ValueError(f"{self.name} needs the column that links a person's rows")
-        return renderer.render(
-            f"privacy/{self.name}",
-            relation=relation,
-            qids=list(qids),
-            person=person,
-            column=self.sensitive_column,
-            **self.template_params(),
-        )
 
 
 def _positive(key: str, name: str, value: int) -> None:
@@ -101,16 +72,14 @@ class PersonKParams(Params):
     k: int = Field(description="minimum persons per class")
 
 
-class PersonKAnonymity(PersonModel):
+class PersonKAnonymity(PersonModel[PersonKParams]):
     """Every class holds at least ``k`` distinct persons (entity-level k-anonymity)."""
 
     name = "person_k_anonymity"
-    Params = PersonKParams
     examples = ({"k": 1}, {"k": 2}, {"k": 3})
 
     @property
     def k(self) -> int:
-        assert isinstance(self.params, PersonKParams)
         return self.params.k
 
     def check_params(self, key: str) -> None:
@@ -136,13 +105,12 @@ class PersonConsistencyParams(Params):
     pass
 
 
-class PersonConsistency(PersonModel):
+class PersonConsistency(PersonModel[PersonConsistencyParams]):
     """Every row of a person carries the same (generalized) quasi-identifiers: a person whose
     rows are generalized differently reveals the exact values (the paper's inconsistency
     attack). Needs the person column; in the search, with one row per person, it always holds."""
 
     name = "person_consistency"
-    Params = PersonConsistencyParams
     needs_person = True
     guard = "person"
     examples = ({},)
@@ -164,7 +132,10 @@ class FingerprintKLParams(SensitiveParams):
     l: int = Field(description="no fingerprint above 1/l of a class's persons")
 
 
-class FingerprintModel(PersonModel):
+FP = TypeVar("FP", bound=SensitiveParams, default=SensitiveParams, covariant=True)
+
+
+class FingerprintModel(PersonModel[FP]):
     """Base of the models over SA fingerprints (the sets of a person's sensitive items)."""
 
     needs_sensitive = True
@@ -172,7 +143,6 @@ class FingerprintModel(PersonModel):
 
     @property
     def column(self) -> str:
-        assert isinstance(self.params, SensitiveParams)
         return self.params.column
 
     @property
@@ -223,14 +193,13 @@ class FingerprintModel(PersonModel):
         return (sizes > 0) & (row_max(histogram) * self.ell <= sizes)
 
 
-class FingerprintKAnonymity(FingerprintModel):
+class FingerprintKAnonymity(FingerprintModel[FingerprintKParams]):
     """k-anonymity for SA fingerprints (Gong et al. 2017, Definition 3): every fingerprint
     bucket holds at least ``k`` persons. A property of the whole table, which the 1:M
     algorithm establishes before partitioning the quasi-identifiers and which no class split
     changes, so the search's predicate always holds; the SQL query checks it."""
 
     name = "fingerprint_k_anonymity"
-    Params = FingerprintKParams
     guard = "table"
     examples = ({"k": 1}, {"k": 2}, {"k": 3})
 
@@ -241,25 +210,23 @@ class FingerprintKAnonymity(FingerprintModel):
         return np.ones(len(parts), dtype=bool)
 
 
-class FingerprintLDiversity(FingerprintModel):
+class FingerprintLDiversity(FingerprintModel[FingerprintLParams]):
     """l-diversity for 1:M data (Gong et al. 2017, Definition 4): in every class, no SA
     fingerprint accounts for more than ``1/l`` of the persons (so a class holds at least ``l``
     persons and ``l`` distinct fingerprints)."""
 
     name = "fingerprint_l_diversity"
-    Params = FingerprintLParams
     examples = ({"l": 1}, {"l": 2}, {"l": 3})
 
     def holds(self, parts: PartStats) -> BoolArray:
         return self.diverse(parts)
 
 
-class KLDiversity(FingerprintModel):
+class KLDiversity(FingerprintModel[FingerprintKLParams]):
     """(k, l)-diversity (Gong et al. 2017, Definition 5): fingerprint buckets of at least
     ``k`` persons, and classes where no fingerprint holds more than ``1/l`` of the persons."""
 
     name = "kl_diversity"
-    Params = FingerprintKLParams
     # its fingerprint buckets span classes
     guard = "table"
     examples = ({"k": 1, "l": 1}, {"k": 2, "l": 2}, {"k": 3, "l": 2})

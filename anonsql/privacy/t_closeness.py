@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from anonsql.arrays import BoolArray
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import EPSILON, BoolArray, PartStats
+from anonsql.privacy.base import EPSILON, PartStats
 from anonsql.privacy.sensitive import SensitiveModel, SensitiveParams
 
 
@@ -26,7 +27,7 @@ class TClosenessParams(SensitiveParams):
     )
 
 
-class TCloseness(SensitiveModel):
+class TCloseness(SensitiveModel[TClosenessParams]):
     """t-closeness: every class's sensitive-value distribution P is within EMD ``t`` of the
     relation's distribution Q over its m distinct sensitive values.
 
@@ -49,7 +50,6 @@ class TCloseness(SensitiveModel):
     guard = "table"
 
     name = "t_closeness"
-    Params = TClosenessParams
     examples = (
         {"t": 0.45, "distance": "equal"},
         {"t": 0.0, "distance": "equal"},
@@ -62,12 +62,10 @@ class TCloseness(SensitiveModel):
 
     @property
     def t(self) -> float:
-        assert isinstance(self.params, TClosenessParams)
         return self.params.t
 
     @property
     def distance(self) -> str:
-        assert isinstance(self.params, TClosenessParams)
         return self.params.distance
 
     def check_params(self, key: str) -> None:

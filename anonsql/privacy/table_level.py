@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from anonsql.arrays import BoolArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, PartStats, PrivacyModel
+from anonsql.privacy.base import P, PartStats, PrivacyModel
 from anonsql.risk.classes import ClassSizes
 
 
-class TableLevelModel(PrivacyModel):
+class TableLevelModel(PrivacyModel[P]):
     """Base of models bounding statistics of the whole table (ARX's risk thresholds)."""
 
     dbt_test = False  # not yet in the dbt package: anonsql check

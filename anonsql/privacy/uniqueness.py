@@ -11,16 +11,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.privacy.base import EPSILON, DataProfile, Params, ParamsBase, PrivacyModel
+from anonsql.privacy.base import EPSILON, DataProfile, Params, PrivacyModel
 from anonsql.privacy.table_level import TableLevelModel, check_risk
 from anonsql.risk.classes import ClassSizes, class_sizes
 from anonsql.risk.population import DEFAULT_REGION, PopulationModel, SnbForm, estimate
-from anonsql.sql import Relation, SqlRenderer
+from anonsql.sql import Relation
 
 if TYPE_CHECKING:
     from anonsql.engines import Engine
@@ -30,7 +30,7 @@ class SampleUniquenessParams(Params):
     threshold: float = Field(allow_inf_nan=False, description="largest share of sample uniques")
 
 
-class SampleUniqueness(TableLevelModel):
+class SampleUniqueness(TableLevelModel[SampleUniquenessParams]):
     """The share of records that are unique in the table is at most ``threshold``.
 
     Merging classes never creates a unique, so the model is monotonic; suppressing the smallest
@@ -38,13 +38,11 @@ class SampleUniqueness(TableLevelModel):
     """
 
     name = "sample_uniqueness"
-    Params = SampleUniquenessParams
     reference = "F. Prasser et al., Flexible data anonymization using ARX, SPE 50(7), 2020"
     examples = ({"threshold": 1.0}, {"threshold": 0.2}, {"threshold": 0.0})
 
     @property
     def threshold(self) -> float:
-        assert isinstance(self.params, SampleUniquenessParams)
         return self.params.threshold
 
     def check_params(self, key: str) -> None:
@@ -59,21 +57,8 @@ class SampleUniqueness(TableLevelModel):
         assert value is not None
         return value <= self.threshold + EPSILON
 
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
-        return renderer.render(
-            "privacy/sample_uniqueness",
-            relation=relation,
-            qids=list(qids),
-            threshold=self.threshold,
-            epsilon=EPSILON,
-        )
+    def template_params(self) -> dict[str, Any]:
+        return {"threshold": self.threshold}
 
 
 class PopulationUniquenessParams(Params):
@@ -84,7 +69,7 @@ class PopulationUniquenessParams(Params):
     snb_form: Literal["arx", "published"] = "arx"
 
 
-class PopulationUniqueness(TableLevelModel):
+class PopulationUniqueness(TableLevelModel[PopulationUniquenessParams]):
     """The estimated share of population uniques (``uniques / N``) is at most ``threshold``.
 
     As ARX's criterion: an estimate that is not available fails the model unless the table has
@@ -98,7 +83,6 @@ class PopulationUniqueness(TableLevelModel):
     """
 
     name = "population_uniqueness"
-    Params = PopulationUniquenessParams
     monotonic = False
     supports_suppression = False
     reference = (
@@ -111,24 +95,19 @@ class PopulationUniqueness(TableLevelModel):
         {"threshold": 0.0, "estimator": "pitman", "population_size": 10_000},
     )
 
-    def __init__(self, params: ParamsBase, bound: ClassSizes | None = None) -> None:
+    def __init__(self, params: PopulationUniquenessParams, bound: ClassSizes | None = None) -> None:
         super().__init__(params)
         self.bound = bound
 
     @property
-    def p(self) -> PopulationUniquenessParams:
-        assert isinstance(self.params, PopulationUniquenessParams)
-        return self.params
-
-    @property
     def population(self) -> PopulationModel:
-        if self.p.population_size is not None:
-            return PopulationModel(self.p.population_size)
-        return PopulationModel.for_region(self.p.region or DEFAULT_REGION)
+        if self.params.population_size is not None:
+            return PopulationModel(self.params.population_size)
+        return PopulationModel.for_region(self.params.region or DEFAULT_REGION)
 
     def check_params(self, key: str) -> None:
-        check_risk(f"{key}.threshold", self.p.threshold)
-        if self.p.population_size is not None and self.p.region is not None:
+        check_risk(f"{key}.threshold", self.params.threshold)
+        if self.params.population_size is not None and self.params.region is not None:
             raise SpecError(
                 key, "population_size and region both name the population", "give one of them"
             )
@@ -148,9 +127,9 @@ class PopulationUniqueness(TableLevelModel):
 
     def estimated_fraction(self, sizes: ClassSizes) -> float | None:
         """The estimated share of population uniques, or None when not available."""
-        snb_form: SnbForm = self.p.snb_form
+        snb_form: SnbForm = self.params.snb_form
         value = estimate(
-            sizes, self.population, self.p.estimator, snb_form=snb_form, zayatz_fallback=False
+            sizes, self.population, self.params.estimator, snb_form=snb_form, zayatz_fallback=False
         )
         return None if value is None else value / self.population.size
 
@@ -165,21 +144,14 @@ class PopulationUniqueness(TableLevelModel):
         if sizes.records > self.population.size:
             return False
         fraction = self.estimated_fraction(sizes)
-        if fraction is not None and 0.0 < fraction <= self.p.threshold + EPSILON:
+        if fraction is not None and 0.0 < fraction <= self.params.threshold + EPSILON:
             return True
         return (fraction == 0.0 or fraction is None) and sizes.count_of_size(1) == 0
 
     def prepared(self, engine: Engine, relation: Relation, qids: Sequence[str]) -> PrivacyModel:
         return PopulationUniqueness(self.params, class_sizes(engine, relation, qids))
 
-    def violations_sql(
-        self,
-        renderer: SqlRenderer,
-        relation: Relation,
-        qids: Sequence[str],
-        *,
-        person: str | None = None,
-    ) -> str:
+    def template_params(self) -> dict[str, Any]:
         if self.bound is None:
             raise AnonsqlError(
                 f"{self.describe()}: the estimate is computed in Python from the class sizes of "
@@ -191,13 +163,10 @@ class PopulationUniqueness(TableLevelModel):
             fraction = 0.0
         elif sizes.records <= self.population.size:
             fraction = self.estimated_fraction(sizes)
-        return renderer.render(
-            "privacy/population_uniqueness",
-            relation=relation,
-            qids=list(qids),
-            histogram=list(zip(sizes.sizes.tolist(), sizes.classes.tolist(), strict=True)),
-            estimator=self.p.estimator,
-            value=fraction,
-            threshold=self.p.threshold,
-            violated=not self.holds_table(sizes),
-        )
+        return {
+            "histogram": list(zip(sizes.sizes.tolist(), sizes.classes.tolist(), strict=True)),
+            "estimator": self.params.estimator,
+            "value": fraction,
+            "threshold": self.params.threshold,
+            "violated": not self.holds_table(sizes),
+        }

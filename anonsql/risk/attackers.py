@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from anonsql.arrays import FloatArray
 from anonsql.errors import SpecError
 from anonsql.risk.classes import ClassPairs, ClassSizes
 
@@ -137,7 +137,7 @@ class IndividualRisk:
     records_at_risk: float
 
 
-def individual_risks(pairs: ClassPairs) -> npt.NDArray[np.float64]:
+def individual_risks(pairs: ClassPairs) -> FloatArray:
     """The individual risk of a record of each pair (sdcMicro's approximate ``indivRisk``)."""
     f = pairs.sample_sizes.astype(np.float64)
     p = f / pairs.population_sizes

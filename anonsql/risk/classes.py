@@ -22,12 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.sql import Relation, TableName
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, eq=False)

@@ -44,29 +44,33 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
+from anonsql.registry import Registry
 from anonsql.risk import special
 from anonsql.risk.classes import ClassSizes
 
-#: ARX's population regions (``ARXPopulationModel.Region``) and their sizes.
-REGIONS: dict[str, int] = {
-    "Africa": 1_100_000_000,
-    "Australia": 23_130_900,
-    "Europe": 740_000_000,
-    "North America": 565_265_000,
-    "South America": 385_742_554,
-    "European Union": 507_420_000,
-    "Brasil": 202_656_788,
-    "Canada": 34_834_841,
-    "China (PRC)": 1_366_040_000,
-    "France": 65_820_916,
-    "Germany": 80_767_000,
-    "India": 1_210_569_573,
-    "UK": 63_705_000,
-    "USA": 317_238_626,
-}
+#: ARX's population regions (``ARXPopulationModel.Region``) and their sizes, by the name a spec
+#: gives (``region:``, matched regardless of case by :meth:`PopulationModel.for_region`).
+REGIONS: Registry[int] = Registry("population region")
+for _region, _size in (
+    ("Africa", 1_100_000_000),
+    ("Australia", 23_130_900),
+    ("Europe", 740_000_000),
+    ("North America", 565_265_000),
+    ("South America", 385_742_554),
+    ("European Union", 507_420_000),
+    ("Brasil", 202_656_788),
+    ("Canada", 34_834_841),
+    ("China (PRC)", 1_366_040_000),
+    ("France", 65_820_916),
+    ("Germany", 80_767_000),
+    ("India", 1_210_569_573),
+    ("UK", 63_705_000),
+    ("USA", 317_238_626),
+):
+    REGIONS.register(_region, _size)
 #: ARX's default population (the GUI's ``ModelRisk.DEFAULT_REGION``).
 DEFAULT_REGION = "USA"
 #: Dankar et al.'s cut: Pitman at or below this sampling fraction, Zayatz/SNB above.
@@ -95,13 +99,10 @@ class PopulationModel:
     @classmethod
     def for_region(cls, region: str = DEFAULT_REGION) -> PopulationModel:
         """The population of one of ARX's regions (:data:`REGIONS`)."""
-        by_name = {name.lower(): name for name in REGIONS}
-        name = by_name.get(region.lower())
+        name = next((n for n in REGIONS.names() if n.lower() == region.lower()), None)
         if name is None:
-            raise SpecError(
-                "region", f"{region!r} is not a known region", f"name one of: {', '.join(REGIONS)}"
-            )
-        return cls(REGIONS[name], name)
+            raise SpecError("region", REGIONS.unknown_message(region), "name one of ARX's regions")
+        return cls(REGIONS.get(name), name)
 
     @classmethod
     def from_sampling_fraction(cls, sample_size: int, fraction: float) -> PopulationModel:
@@ -261,7 +262,7 @@ def _pitman_direct_equations(sizes: ClassSizes) -> Equations:
     index = sizes.sizes - 2  # position of sum_{k < size} in the cumulative sums (-1: empty)
     counts = sizes.classes.astype(np.float64)
 
-    def class_sums(values: npt.NDArray[np.float64]) -> float:
+    def class_sums(values: FloatArray) -> float:
         cumulative = np.concatenate([[0.0], np.cumsum(values)])
         return float(np.dot(counts, cumulative[index + 1]))
 
@@ -361,7 +362,7 @@ def pitman(sizes: ClassSizes, population: PopulationModel, solver: SolverConfig)
 HYPERGEOMETRIC_CHUNK = 1 << 20
 
 
-def one_record_probabilities(sizes: npt.NDArray[np.int64], population: int, sample: int) -> Any:
+def one_record_probabilities(sizes: IntArray, population: int, sample: int) -> Any:
     """``h(j)``: the probability that a population class of ``j`` persons shows exactly one
     record in a simple random sample of ``sample`` out of ``population`` (hypergeometric).
 

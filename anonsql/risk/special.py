@@ -16,9 +16,8 @@ import math
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
+from anonsql.arrays import FloatArray
 
 #: Arguments below this are shifted up by the recurrence before the asymptotic series is used.
 SHIFT_TO = 16.0

@@ -8,30 +8,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 import types
 
 import pytest
+from package_modules import import_every_module
 
 import anonsql
 from anonsql import api
 
-#: Modules whose imports need an optional extra that may be missing.
-OPTIONAL = {"anonsql.engines.spark": "pyspark", "anonsql.dbt.python_model": "dbt"}
-
-
-def _import_every_module() -> None:
-    for module in pkgutil.walk_packages(anonsql.__path__, "anonsql."):
-        if module.name == "anonsql.__main__":  # runs the CLI
-            continue
-        extra = next((e for m, e in OPTIONAL.items() if module.name.startswith(m)), None)
-        if extra is not None and importlib.util.find_spec(extra) is None:
-            continue
-        importlib.import_module(module.name)
-
 
 def test_every_exported_name_is_its_home_modules_object() -> None:
-    _import_every_module()
+    import_every_module()
     homes = anonsql._WHERE  # name -> home module, what the lazy loader imports from
     assert set(anonsql.__all__) == {*homes, "__version__"}
     for name in homes:

@@ -12,8 +12,8 @@ from anonsql.algorithms.personalized.clustering import (
     group_sizes_of,
     quota_groups,
 )
+from anonsql.arrays import IntArray
 from anonsql.errors import InfeasibleError
-from anonsql.privacy.base import IntArray
 
 
 def test_k_only_chunks_blocks() -> None:

@@ -271,11 +271,15 @@ def test_population_smaller_than_sample_is_an_error() -> None:
 
 def test_population_model_defaults_and_rounding() -> None:
     assert PopulationModel.for_region() == PopulationModel(317_238_626, "USA")
-    assert PopulationModel.for_region("germany").size == REGIONS["Germany"]
+    assert PopulationModel.for_region("germany") == PopulationModel(
+        REGIONS.get("Germany"), "Germany"
+    )
     assert PopulationModel.from_sampling_fraction(30162, 0.1).size == 301620
     assert PopulationModel.from_sampling_fraction(1, 0.4).size == 3  # 2.5 rounds half up (Java)
-    with pytest.raises(SpecError, match="not a known region"):
+    with pytest.raises(SpecError, match="unknown population region 'Atlantis'"):
         PopulationModel.for_region("Atlantis")
+    with pytest.raises(SpecError, match="did you mean 'Germany'"):
+        PopulationModel.for_region("Germny")
     with pytest.raises(SpecError, match=r"not in \(0, 1\]"):
         PopulationModel.from_sampling_fraction(10, 0.0)
 

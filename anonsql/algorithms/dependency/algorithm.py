@@ -37,7 +37,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from anonsql import arrow
-from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.base import Algorithm, O, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.dependency.encoding import EncodedRecords, Quasi, encode, kept_columns
 from anonsql.algorithms.dependency.k_assemble import DEFAULT_MAX_RECORDS as K_ASSEMBLE_MAX_RECORDS
 from anonsql.algorithms.dependency.k_assemble import k_assemble
@@ -51,8 +51,9 @@ from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.workspace import Workspace
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PrivacyModel, largest_k
+from anonsql.privacy.base import PrivacyModel, largest_k
 
 #: The stats query's pid window, wide enough for every cluster.
 _ALL_PARTITIONS = (0, 2**62)
@@ -60,7 +61,7 @@ _ALL_PARTITIONS = (0, 2**62)
 SUPPRESSED_PID = 0
 
 
-class DependencyClustering(Algorithm):
+class DependencyClustering(Algorithm[O]):
     """Base of the clustering algorithms: subclasses implement :meth:`cluster`."""
 
     reference = "Gorla, Dependency-Preserving Generalization for Data Publishing, MSc, 2019"
@@ -255,16 +256,14 @@ class PairEnumOptions(Options):
     max_cells: int = Field(default=DEFAULT_MAX_CELLS, ge=1)
 
 
-class PairEnum(DependencyClustering):
+class PairEnum(DependencyClustering[PairEnumOptions]):
     """PAIR-ENUM (Gorla 2019, Ch. 4.2): merge the pair of clusters of highest dependency
     utility until clusters of ``k`` seal."""
 
     name = "pair_enum"
-    Options = PairEnumOptions
 
     def cluster(self, records: EncodedRecords, k: int) -> ClusteringResult:
         o = self.options
-        assert isinstance(o, PairEnumOptions)
         return pair_enum(
             records,
             k,
@@ -287,16 +286,14 @@ class KAssembleOptions(Options):
     max_records: int = Field(default=K_ASSEMBLE_MAX_RECORDS, ge=1)
 
 
-class KAssemble(DependencyClustering):
+class KAssemble(DependencyClustering[KAssembleOptions]):
     """k-ASSEMBLE (Gorla 2019, Ch. 4.3): grow clusters of ``k`` around seeds by dependency
     utility, keeping the best of ``pool`` seeds each round."""
 
     name = "k_assemble"
-    Options = KAssembleOptions
 
     def cluster(self, records: EncodedRecords, k: int) -> ClusteringResult:
         o = self.options
-        assert isinstance(o, KAssembleOptions)
         return k_assemble(
             records,
             k,
@@ -315,17 +312,15 @@ class KMemberOptions(Options):
     max_records: int = Field(default=K_MEMBER_MAX_RECORDS, ge=1)
 
 
-class KMember(DependencyClustering):
+class KMember(DependencyClustering[KMemberOptions]):
     """k-member (Byun, Kamra, Bertino, Li, DASFAA 2007), the thesis's baseline: greedy
     clusters of ``k`` around the farthest record, leftovers to the cheapest cluster."""
 
     name = "k_member"
     reference = "Byun, Kamra, Bertino, Li, Efficient k-Anonymization Using Clustering, 2007"
-    Options = KMemberOptions
 
     def cluster(self, records: EncodedRecords, k: int) -> ClusteringResult:
         o = self.options
-        assert isinstance(o, KMemberOptions)
         return k_member(records, k, seed=o.seed, max_records=o.max_records)
 
 
@@ -337,15 +332,13 @@ class TopDownOptions(Options):
     max_records: int = Field(default=TOP_DOWN_MAX_RECORDS, ge=1)
 
 
-class TopDown(DependencyClustering):
+class TopDown(DependencyClustering[TopDownOptions]):
     """Top-down greedy partitioning (Xu, Wang, Pei, Wang, Shi, Fu, KDD 2006), the thesis's
     baseline: split groups around two far records until they hold ``k .. 2k - 1``."""
 
     name = "top_down"
     reference = "Xu et al., Utility-Based Anonymization Using Local Recoding, KDD 2006"
-    Options = TopDownOptions
 
     def cluster(self, records: EncodedRecords, k: int) -> ClusteringResult:
         o = self.options
-        assert isinstance(o, TopDownOptions)
         return top_down(records, k, seed=o.seed, rounds=o.rounds, max_records=o.max_records)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from anonsql.algorithms.dependency.encoding import EncodedAttribute, EncodedRecords
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 
 def _xlogx(n: FloatArray) -> FloatArray:

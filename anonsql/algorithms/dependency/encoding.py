@@ -27,10 +27,10 @@ import numpy as np
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.engines.base import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies.model import Hierarchy
-from anonsql.privacy.base import FloatArray, IntArray
 from anonsql.spec.dependencies import FunctionalDependency, instance_groups
 from anonsql.sql import Relation, TableName
 

@@ -39,8 +39,8 @@ from anonsql.algorithms.dependency.scoring import (
     mismatches,
     qi_deltas,
 )
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import FloatArray, IntArray
 
 KEY = "algorithm.k_assemble"
 DEFAULT_MAX_RECORDS = 50_000

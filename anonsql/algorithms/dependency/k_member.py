@@ -26,8 +26,8 @@ import numpy as np
 from anonsql.algorithms.dependency.distance import PAIR_TABLE_LIMIT
 from anonsql.algorithms.dependency.encoding import EncodedAttribute, EncodedRecords
 from anonsql.algorithms.dependency.result import ClusteringResult, check_k, check_size, finish
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import FloatArray, IntArray
 
 KEY = "algorithm.k_member"
 DEFAULT_MAX_RECORDS = 50_000

@@ -26,7 +26,7 @@ import numpy as np
 
 from anonsql.algorithms.dependency.distance import Metrics, instance_deltas
 from anonsql.algorithms.dependency.encoding import EncodedRecords, InstanceGroup
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 #: Cells of one distance block (instances x published tuples) held at a time.
 BLOCK_CELLS = 4_000_000

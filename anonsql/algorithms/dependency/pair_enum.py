@@ -48,8 +48,8 @@ from anonsql.algorithms.dependency.scoring import (
     qi_deltas,
     qi_penalties,
 )
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray
 
 KEY = "algorithm.pair_enum"
 DEFAULT_MAX_RECORDS = 20_000

@@ -17,8 +17,8 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.algorithms.dependency.distance import Metrics
 from anonsql.algorithms.dependency.encoding import EncodedRecords
+from anonsql.arrays import IntArray
 from anonsql.errors import SpecError
-from anonsql.privacy.base import IntArray
 
 
 @dataclass(frozen=True, eq=False)

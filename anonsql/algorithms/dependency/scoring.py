@@ -16,7 +16,7 @@ import numpy as np
 
 from anonsql.algorithms.dependency.distance import Metrics, instance_deltas
 from anonsql.algorithms.dependency.encoding import EncodedRecords
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 #: Cells of one (candidates x instances x ...) block evaluated at a time.
 BLOCK_CELLS = 2_000_000

@@ -26,7 +26,7 @@ import numpy as np
 
 from anonsql.algorithms.dependency.encoding import EncodedRecords
 from anonsql.algorithms.dependency.result import ClusteringResult, check_k, check_size, finish
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 KEY = "algorithm.top_down"
 DEFAULT_MAX_RECORDS = 100_000

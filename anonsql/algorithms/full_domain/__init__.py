@@ -20,7 +20,6 @@ from anonsql.algorithms.full_domain.lattice import (
     LevelHierarchy,
     levels_from_hierarchy,
     levels_from_rows,
-    read_levels,
 )
 from anonsql.algorithms.full_domain.objectives import (
     NCP,
@@ -54,7 +53,6 @@ __all__ = [
     "levels_from_hierarchy",
     "levels_from_rows",
     "make_objective",
-    "read_levels",
     "suppression_budget",
     "write_decisions",
 ]

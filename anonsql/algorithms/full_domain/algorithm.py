@@ -40,12 +40,8 @@ from anonsql import arrow
 from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.facts import RecordFacts
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
-from anonsql.algorithms.full_domain.lattice import (
-    FloatArray,
-    LevelHierarchy,
-    levels_from_hierarchy,
-)
-from anonsql.algorithms.full_domain.objectives import Objective, make_objective
+from anonsql.algorithms.full_domain.lattice import LevelHierarchy, levels_from_hierarchy
+from anonsql.algorithms.full_domain.objectives import OBJECTIVES, Objective, make_objective
 from anonsql.algorithms.full_domain.population import (
     POPULATION_CLASSES,
     Population,
@@ -55,20 +51,13 @@ from anonsql.algorithms.full_domain.population import (
 from anonsql.algorithms.full_domain.result import FullDomainResult
 from anonsql.algorithms.full_domain.search import full_domain_search
 from anonsql.algorithms.workspace import Dimension, Workspace
+from anonsql.arrays import FloatArray
 from anonsql.errors import SpecError
 from anonsql.hierarchies.io import new_hierarchy
 
 #: Distinct values a numeric quasi-identifier without hierarchy may have (its binary ladder is
 #: built in Python, one node per group).
 MAX_NUMERIC_VALUES = 1 << 16
-
-#: The parameters each objective takes (the other options must be left unset).
-OBJECTIVE_PARAMETERS = {
-    "entropy": ("monotonic",),
-    "loss": ("gs_factor", "aggregate"),
-    "ncp": (),
-    "discernibility": ("monotonic",),
-}
 
 
 class FullDomainOptions(Options):
@@ -87,7 +76,8 @@ class FullDomainOptions(Options):
 
     @model_validator(mode="after")
     def _parameters_fit(self) -> FullDomainOptions:
-        allowed = OBJECTIVE_PARAMETERS[self.objective]
+        # the other options must be left unset
+        allowed = OBJECTIVES.get(self.objective).parameter_names
         for name in ("monotonic", "gs_factor", "aggregate"):
             if getattr(self, name) is not None and name not in allowed:
                 takes = ", ".join(allowed) or "no parameters"
@@ -99,17 +89,16 @@ class FullDomainOptions(Options):
     def make_objective(self) -> Objective:
         params = {
             name: getattr(self, name)
-            for name in OBJECTIVE_PARAMETERS[self.objective]
+            for name in OBJECTIVES.get(self.objective).parameter_names
             if getattr(self, name) is not None
         }
         return make_objective(self.objective, **params)
 
 
-class FullDomain(Algorithm):
+class FullDomain(Algorithm[FullDomainOptions]):
     """Optimal full-domain generalization by Flash over the generalization lattice."""
 
     name = "full_domain"
-    Options = FullDomainOptions
     reference = (
         "F. Kohlmayer, F. Prasser, C. Eckert, A. Kemper, K. A. Kuhn, Flash: Efficient, Stable and "
         "Optimal K-Anonymity, PASSAT 2012; P. Samarati, Protecting Respondents' Identities in "
@@ -117,11 +106,6 @@ class FullDomain(Algorithm):
     )
     supplies = frozenset({"sensitive_values", "population"})
     enforces_table_level = True
-
-    @property
-    def opts(self) -> FullDomainOptions:
-        assert isinstance(self.options, FullDomainOptions)
-        return self.options
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         e = workspace.engine
@@ -142,9 +126,9 @@ class FullDomain(Algorithm):
         try:
             result = full_domain_search(
                 evaluator,
-                self.opts.make_objective(),
+                self.options.make_objective(),
                 suppression_limit=workspace.suppression_limit,
-                algorithm=self.opts.search,
+                algorithm=self.options.search,
                 progress=lambda message: progress(f"full_domain: {message}"),
             )
             classes, kept = write_release(workspace, evaluator, result)

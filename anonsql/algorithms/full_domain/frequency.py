@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql import arrow
-from anonsql.algorithms.full_domain.lattice import IntArray, LevelHierarchy
+from anonsql.algorithms.full_domain.lattice import LevelHierarchy
 from anonsql.algorithms.full_domain.population import Population, match_population
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies.io import hierarchy_key
@@ -39,8 +39,6 @@ from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.privacy.table_level import TableLevelModel, smallest_classes_to_suppress
 from anonsql.risk.classes import ClassSizes
 from anonsql.sql import Relation, TableName
-
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -207,8 +205,8 @@ class ClassTable:
     """A node's equivalence classes: per class and quasi-identifier the level code and the
     hierarchy node id, the rows, and whether a privacy model fails on it (suppressed)."""
 
-    codes: npt.NDArray[np.int64]
-    nodes: npt.NDArray[np.int64]
+    codes: IntArray
+    nodes: IntArray
     counts: IntArray
     suppressed: BoolArray
     #: whether the table-level models hold once the suppressed classes are left out
@@ -531,7 +529,7 @@ class NodeEvaluator:
         plan = self._plan(levels, source)
         dims = len(levels)
         histograms: dict[str, hist.Histogram] = {}
-        nodes: npt.NDArray[np.int64] | None = None
+        nodes: IntArray | None = None
         counts: IntArray | None = None
         read: list[str | None] = list(self.columns_read) or [None]
         for column in read:
@@ -576,8 +574,8 @@ class NodeEvaluator:
         )
 
     def _population(
-        self, levels: tuple[int, ...], plan: dict[str, Any], codes: npt.NDArray[np.int64]
-    ) -> npt.NDArray[np.float64] | None:
+        self, levels: tuple[int, ...], plan: dict[str, Any], codes: IntArray
+    ) -> FloatArray | None:
         """Per class (rows of ``codes``), its persons in the population, or None without one."""
         if self.population is None:
             return None
@@ -629,9 +627,7 @@ class NodeEvaluator:
             per_qid.append((qid.nodes_of(level, codes), counts[present]))
         return tuple(per_qid)
 
-    def _node_ids(
-        self, levels: Sequence[int], codes: npt.NDArray[np.int64]
-    ) -> npt.NDArray[np.int64]:
+    def _node_ids(self, levels: Sequence[int], codes: IntArray) -> IntArray:
         """Hierarchy node ids of classes given by their codes (classes x quasi-identifiers)."""
         if codes.shape[0] == 0:
             return codes
@@ -662,7 +658,7 @@ class NodeEvaluator:
             self.engine.drop(victim.table)
 
 
-def _node_matrix(table: pa.Table, dims: int) -> npt.NDArray[np.int64]:
+def _node_matrix(table: pa.Table, dims: int) -> IntArray:
     if table.num_rows == 0:
         return np.zeros((0, dims), dtype=np.int64)
     return np.column_stack(
@@ -671,7 +667,7 @@ def _node_matrix(table: pa.Table, dims: int) -> npt.NDArray[np.int64]:
 
 
 def _profile(
-    nodes: npt.NDArray[np.int64], counts: IntArray, suppressed: BoolArray
+    nodes: IntArray, counts: IntArray, suppressed: BoolArray
 ) -> tuple[tuple[IntArray, IntArray], ...]:
     """Per quasi-identifier, the suppressed rows by generalized value (node id)."""
     out = []

@@ -21,24 +21,18 @@ class) up any number of levels is a shift, never a join.
 
 from __future__ import annotations
 
-import csv
-import gzip
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import HierarchyError, SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.hierarchies.io import hierarchy_key, new_hierarchy
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 #: The largest lattice the search handles: its node table lives in NumPy (one byte per
 #: quasi-identifier and node) and predictive tagging sweeps it, so memory and time per tag
@@ -205,52 +199,6 @@ def levels_from_hierarchy(hierarchy: Hierarchy, *, column: str | None = None) ->
     )
 
 
-def read_levels(path: str | Path, *, column: str, delimiter: str = ";") -> LevelHierarchy:
-    """Read an ARX level table (``value;level1;...;root`` per line, ``.gz`` read decompressed).
-
-    Blank lines are skipped, labels kept exactly, trailing empty fields ignored (as
-    :func:`~anonsql.hierarchies.read_hierarchy` does); errors name the file and line.
-    """
-    key = hierarchy_key(column)
-    file = Path(path)
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    try:
-        with _open(file) as handle:
-            reader = csv.reader(handle, delimiter=delimiter, strict=True)
-            for row in reader:
-                labels = [label.rstrip("\r") for label in row]
-                while labels and labels[-1] == "":
-                    labels.pop()
-                if not labels or all(not label.strip() for label in labels):
-                    continue
-                if "" in labels:
-                    raise HierarchyError(
-                        key,
-                        f"{file} line {reader.line_num}: an empty label",
-                        "give every level a label, root last",
-                    )
-                rows.append(labels)
-                lines.append(reader.line_num)
-    except FileNotFoundError:
-        raise HierarchyError(
-            key, f"hierarchy file {file} does not exist", "check the path"
-        ) from None
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as err:
-        raise HierarchyError(
-            key,
-            f"hierarchy file {file} cannot be read ({type(err).__name__})",
-            "give a UTF-8 text file (or its gzip), one line per value",
-        ) from None
-    return levels_from_rows(rows, column=column, origin=str(file), lines=lines)
-
-
-def _open(file: Path) -> IO[str]:
-    if file.suffix.lower() == ".gz":
-        return gzip.open(file, "rt", encoding="utf-8-sig", newline="")
-    return file.open(encoding="utf-8-sig", newline="")
-
-
 @dataclass(frozen=True, eq=False)
 class Lattice:
     """The full-domain generalization lattice of quasi-identifiers with the given top levels.
@@ -324,14 +272,14 @@ class Lattice:
         row = self.levels[index]
         return [index - int(self.weights[i]) for i in range(self.dimensions) if row[i] > 0]
 
-    def above(self, index: int) -> npt.NDArray[np.bool_]:
+    def above(self, index: int) -> BoolArray:
         """Mask of the nodes that generalize node ``index`` (itself included)."""
-        mask: npt.NDArray[np.bool_] = (self.levels >= self.levels[index]).all(axis=1)
+        mask: BoolArray = (self.levels >= self.levels[index]).all(axis=1)
         return mask
 
-    def below(self, index: int) -> npt.NDArray[np.bool_]:
+    def below(self, index: int) -> BoolArray:
         """Mask of the nodes that node ``index`` generalizes (itself included)."""
-        mask: npt.NDArray[np.bool_] = (self.levels <= self.levels[index]).all(axis=1)
+        mask: BoolArray = (self.levels <= self.levels[index]).all(axis=1)
         return mask
 
 

@@ -36,8 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from anonsql.algorithms.full_domain.frequency import NodeStats
-from anonsql.algorithms.full_domain.lattice import FloatArray, IntArray, LevelHierarchy
+from anonsql.algorithms.full_domain.lattice import LevelHierarchy
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
+from anonsql.registry import Registry
 
 LevelMatrix = npt.NDArray[Any]
 
@@ -77,6 +79,8 @@ class Objective(ABC):
 
     name: ClassVar[str]
     reference: ClassVar[str]
+    #: The keyword parameters its constructor takes (the spec's options of the objective).
+    parameter_names: ClassVar[tuple[str, ...]] = ()
 
     def prepare(self, marginals: Marginals) -> None:
         self.marginals = marginals
@@ -183,6 +187,7 @@ class Loss(_PerAttribute):
         "implements it (MetricMDNMLoss; F. Prasser, F. Kohlmayer, 2015)"
     )
     AGGREGATES = ("geometric_mean", "arithmetic_mean", "sum", "maximum")
+    parameter_names = ("gs_factor", "aggregate")
 
     def __init__(self, *, gs_factor: float = 0.5, aggregate: str = "geometric_mean") -> None:
         if not 0.0 <= gs_factor <= 1.0:
@@ -265,6 +270,7 @@ class NonUniformEntropy(_PerAttribute):
         "A. Gionis, T. Tassa, k-Anonymization with Minimal Loss of Information, IEEE TKDE 21(2), "
         "2009, as ARX implements it (MetricMDNUEntropy)"
     )
+    parameter_names = ("monotonic",)
 
     def __init__(self, *, monotonic: bool = True) -> None:
         self.monotonic = monotonic
@@ -319,6 +325,7 @@ class Discernibility(Objective):
 
     name = "discernibility"
     reference = "R. J. Bayardo, R. Agrawal, Data Privacy through Optimal k-Anonymization, ICDE 2005"
+    parameter_names = ("monotonic",)
 
     def __init__(self, *, monotonic: bool = False) -> None:
         self.monotonic = monotonic
@@ -358,23 +365,18 @@ def _ordered_sum(per: FloatArray) -> FloatArray:
     return total
 
 
-#: Objectives by name.
-OBJECTIVES: dict[str, type[Objective]] = {
-    "loss": Loss,
-    "ncp": NCP,
-    "discernibility": Discernibility,
-    "entropy": NonUniformEntropy,
-}
+#: Objectives by the name the spec gives (``objective:`` of ``algorithm: full_domain``).
+OBJECTIVES: Registry[type[Objective]] = Registry("objective")
+for _objective in (Loss, NCP, Discernibility, NonUniformEntropy):
+    OBJECTIVES.register(_objective.name, _objective)
 
 
 def make_objective(name: str, **params: Any) -> Objective:
     """The objective ``name`` with its parameters (``loss``: ``gs_factor``, ``aggregate``;
     ``discernibility`` and ``entropy``: ``monotonic``)."""
+    if name not in OBJECTIVES:
+        raise SpecError("objective", OBJECTIVES.unknown_message(name), "use a known objective")
     cls = OBJECTIVES.get(name)
-    if cls is None:
-        raise SpecError(
-            "objective", f"unknown objective {name!r}", f"use one of {', '.join(OBJECTIVES)}"
-        )
     try:
         return cls(**params)
     except TypeError:

@@ -28,6 +28,7 @@ suppress at most ``suppression_limit`` of the records.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -37,7 +38,7 @@ import pyarrow as pa
 from pydantic import Field
 
 from anonsql import arrow
-from anonsql.algorithms.base import Algorithm, Options, Partitioning, ProgressCallback
+from anonsql.algorithms.base import Algorithm, O, Options, Partitioning, ProgressCallback
 from anonsql.algorithms.facts import IdentityReservedFacts
 from anonsql.algorithms.identity_reserved.danonyir import DAnonyIROptions, danonyir
 from anonsql.algorithms.identity_reserved.decisions import requirements, unenforced
@@ -61,12 +62,11 @@ from anonsql.algorithms.identity_reserved.limits import (
 from anonsql.algorithms.identity_reserved.record_counts import by_record_count
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.workspace import Dimension, Workspace
+from anonsql.arrays import IntArray
 from anonsql.errors import InfeasibleError, SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.identity_reserved import REFERENCE
-
-IntArray = npt.NDArray[np.int64]
 
 #: The release layout both algorithms leave tables for.
 LAYOUT = "identity_reserved"
@@ -96,7 +96,7 @@ class GeneIRSpecOptions(Options):
     max_individuals: int = Field(default=MAX_GENEIR_INDIVIDUALS, ge=1)
 
 
-class IdentityReservedAlgorithm(Algorithm):
+class IdentityReservedAlgorithm(Algorithm[O]):
     """Shared shape of DAnonyIR and GeneIR in the pipeline (see the module docstring)."""
 
     person_level = True
@@ -116,9 +116,9 @@ class IdentityReservedAlgorithm(Algorithm):
                 )
         requirements(models)
 
+    @abstractmethod
     def limit(self) -> int:
-        assert isinstance(self.options, (DAnonyIRSpecOptions, GeneIRSpecOptions))
-        return self.options.max_individuals
+        """The most individuals the algorithm accepts (its ``max_individuals`` option)."""
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         link = workspace.person
@@ -167,19 +167,22 @@ class IdentityReservedAlgorithm(Algorithm):
             ),
         )
 
+    @abstractmethod
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
-        raise NotImplementedError
+        """Cluster ``individuals`` (one record count's, when counts are protected), suppressing
+        at most ``budget`` records."""
 
 
-class DAnonyIR(IdentityReservedAlgorithm):
+class DAnonyIR(IdentityReservedAlgorithm[DAnonyIRSpecOptions]):
     """DAnonyIR (Wang et al. 2019, §4): greedy clustering with set generalization and Handle."""
 
     name = "danonyir"
-    Options = DAnonyIRSpecOptions
+
+    def limit(self) -> int:
+        return self.options.max_individuals
 
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
         options = self.options
-        assert isinstance(options, DAnonyIRSpecOptions)
         return danonyir(
             individuals,
             list(workspace.models),
@@ -193,16 +196,17 @@ class DAnonyIR(IdentityReservedAlgorithm):
         )
 
 
-class GeneIR(IdentityReservedAlgorithm):
+class GeneIR(IdentityReservedAlgorithm[GeneIRSpecOptions]):
     """GeneIR (Tong et al. 2010, the baseline of Wang et al. 2019, §5.1): bottom-up taxonomy
     generalization; a numeric quasi-identifier climbs a balanced taxonomy of its values."""
 
     name = "geneir"
-    Options = GeneIRSpecOptions
+
+    def limit(self) -> int:
+        return self.options.max_individuals
 
     def cluster(self, workspace: Workspace, individuals: Individuals, budget: int) -> Clustering:
         options = self.options
-        assert isinstance(options, GeneIRSpecOptions)
         names = {d.column for d in workspace.dimensions}
         for position, column in enumerate(options.order):
             if column not in names:

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from anonsql.algorithms.identity_reserved.decisions import (
     Admission,
@@ -53,10 +52,9 @@ from anonsql.algorithms.identity_reserved.distances import (
 from anonsql.algorithms.identity_reserved.encoding import Individuals
 from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
 from anonsql.algorithms.identity_reserved.limits import MAX_DANONYIR_INDIVIDUALS, LimitError
+from anonsql.arrays import IntArray
 from anonsql.errors import InfeasibleError
 from anonsql.privacy.base import PrivacyModel
-
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

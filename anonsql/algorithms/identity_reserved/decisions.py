@@ -33,14 +33,11 @@ import numpy.typing as npt
 from scipy import sparse
 
 from anonsql.algorithms.identity_reserved.encoding import Individuals
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.errors import SpecError
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.hitting_sets import HittingFamily, bitmask_rows, is_eir_diverse
 from anonsql.privacy.identity_reserved import within_share
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-
 
 #: The bound kinds the identity-reserved algorithms enforce.
 ENFORCED_BOUNDS = frozenset(

@@ -21,13 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from anonsql.algorithms.identity_reserved.encoding import Individuals
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
+from anonsql.arrays import FloatArray, IntArray
 
 
 def _inverse(values: FloatArray) -> FloatArray:

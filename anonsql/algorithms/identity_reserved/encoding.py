@@ -31,14 +31,12 @@ from scipy import sparse
 
 from anonsql import arrow
 from anonsql.algorithms.identity_reserved.limits import LimitError
+from anonsql.arrays import FloatArray, IntArray
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import PartStats
 from anonsql.sql import Relation
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

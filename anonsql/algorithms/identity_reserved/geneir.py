@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 from scipy import sparse
 
 from anonsql.algorithms.identity_reserved.danonyir import SuppressionBudget, unplaceable
@@ -40,13 +39,10 @@ from anonsql.algorithms.identity_reserved.encoding import Individuals, individua
 from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
 from anonsql.algorithms.identity_reserved.limits import MAX_GENEIR_INDIVIDUALS, LimitError
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchy
 from anonsql.privacy.base import PrivacyModel
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)

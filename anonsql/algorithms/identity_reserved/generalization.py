@@ -36,9 +36,7 @@ from scipy import sparse
 
 from anonsql import arrow
 from anonsql.algorithms.identity_reserved.encoding import Individuals
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
+from anonsql.arrays import FloatArray, IntArray
 
 SUPPRESSED = "*"
 _ESCAPES = (("%", "%25"), (",", "%2C"), ("{", "%7B"), ("}", "%7D"))

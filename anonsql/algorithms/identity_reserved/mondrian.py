@@ -20,16 +20,14 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import numpy.typing as npt
 
 from anonsql.algorithms.identity_reserved.encoding import Individuals, individual_part_stats
 from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.privacy.identity_reserved import IdentityReservedModel
 
-IntArray = npt.NDArray[np.int64]
 
-
-def _spreads(individuals: Individuals, rows: IntArray) -> npt.NDArray[np.float64]:
+def _spreads(individuals: Individuals, rows: IntArray) -> FloatArray:
     """Normalized spread of each quasi-identifier (numeric first) over ``rows``."""
     spreads = []
     for a, domain in enumerate(individuals.numeric):
@@ -41,7 +39,7 @@ def _spreads(individuals: Individuals, rows: IntArray) -> npt.NDArray[np.float64
     return np.asarray(spreads, dtype=np.float64)
 
 
-def _cut(individuals: Individuals, rows: IntArray, attribute: int) -> npt.NDArray[np.bool_] | None:
+def _cut(individuals: Individuals, rows: IntArray, attribute: int) -> BoolArray | None:
     """The left half of a median cut of ``rows`` on ``attribute``, None if it cannot cut."""
     n_num = len(individuals.numeric)
     if attribute < n_num:
@@ -49,7 +47,7 @@ def _cut(individuals: Individuals, rows: IntArray, attribute: int) -> npt.NDArra
     else:
         values = individuals.codes[rows, attribute - n_num].astype(np.float64)
     median = float(np.median(values))
-    left: npt.NDArray[np.bool_] = values <= median
+    left: BoolArray = values <= median
     if left.all():
         left = values < median
     if not left.any() or left.all():
@@ -61,7 +59,7 @@ def _allowed(
     individuals: Individuals,
     model: IdentityReservedModel,
     rows: IntArray,
-    left: npt.NDArray[np.bool_],
+    left: BoolArray,
 ) -> bool:
     part = individuals.take(rows)
     stats = individual_part_stats(part, left.astype(np.int64) ^ 1, 2, model.column)

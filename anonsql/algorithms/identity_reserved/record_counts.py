@@ -21,11 +21,11 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 from scipy import sparse
 
 from anonsql.algorithms.identity_reserved.encoding import Individuals
 from anonsql.algorithms.identity_reserved.generalization import Clustering, clustering_from_labels
+from anonsql.arrays import IntArray
 
 
 def by_record_count(
@@ -39,7 +39,7 @@ def by_record_count(
     sets: list[list[sparse.csr_array]] = [[] for _ in individuals.categorical]
     steps = merges = offset = 0
     model = ""
-    nodes: list[npt.NDArray[np.int64]] = []
+    nodes: list[IntArray] = []
     for count in np.unique(individuals.records):
         rows = np.flatnonzero(individuals.records == count)
         part = run(individuals.take(rows))

@@ -44,12 +44,12 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 from pydantic import Field, model_validator
+from typing_extensions import TypeVar
 
 from anonsql import arrow
 from anonsql.algorithms.base import (
     Algorithm,
     Options,
-    OptionsBase,
     Partitioning,
     ProgressCallback,
 )
@@ -69,9 +69,10 @@ from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.workspace import Workspace
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.errors import InfeasibleError
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray, PartStats
+from anonsql.privacy.base import PartStats
 
 
 class MondrianOptions(Options):
@@ -112,11 +113,13 @@ class MondrianOptions(Options):
         return self
 
 
-class Mondrian(Algorithm):
+MO = TypeVar("MO", bound=MondrianOptions, default=MondrianOptions, covariant=True)
+
+
+class Mondrian(Algorithm[MO]):
     """Mondrian (LeFevre et al., ICDE 2006) with aggregate SQL rounds over all partitions."""
 
     name = "mondrian"
-    Options = MondrianOptions
     reference = (
         "K. LeFevre, D. J. DeWitt, R. Ramakrishnan, Mondrian Multidimensional K-Anonymity, "
         "ICDE 2006"
@@ -137,12 +140,11 @@ class _MondrianRun:
     def __init__(
         self,
         ws: Workspace,
-        options: OptionsBase,
+        options: MondrianOptions,
         progress: ProgressCallback,
         *,
         individuals: IndividualAggregates | None = None,
     ) -> None:
-        assert isinstance(options, MondrianOptions)
         self.individuals = individuals
         self.ws = ws
         self.engine = ws.engine

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from anonsql.privacy.base import BoolArray, FloatArray, IntArray
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 
 #: A column of any dtype.
 Column = npt.NDArray[Any]

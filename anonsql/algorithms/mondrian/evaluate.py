@@ -17,8 +17,9 @@ from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.workspace import SensitiveAttribute
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.privacy import histograms as hist
-from anonsql.privacy.base import BoolArray, IntArray, PartStats, PrivacyModel
+from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
 
 

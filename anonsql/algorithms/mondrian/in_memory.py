@@ -26,7 +26,7 @@ from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Column
 from anonsql.algorithms.mondrian.working import Window, WorkingSet
 from anonsql.algorithms.workspace import Dimension
-from anonsql.privacy.base import IntArray
+from anonsql.arrays import IntArray
 
 
 class MemoryWorkingSet(WorkingSet):

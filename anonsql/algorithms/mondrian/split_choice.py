@@ -33,7 +33,7 @@ from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.workspace import Dimension
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 SplitRule = Literal["widest", "loss"]
 

@@ -17,7 +17,7 @@ from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
 from anonsql.algorithms.mondrian.split_choice import SplitChooser
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 
 @dataclass(frozen=True)

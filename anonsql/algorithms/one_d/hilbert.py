@@ -29,17 +29,22 @@ class Hilbert1D(Mapped1D):
     )
     key_column = "hilbert_key"
 
-    def map_keys(self, job: Workspace, progress: ProgressCallback) -> None:
-        e = job.engine
-        dims = job.dimensions
-        rows, vectors = job.work("rows"), job.work("vectors")
+    def map_keys(self, workspace: Workspace, progress: ProgressCallback) -> None:
+        e = workspace.engine
+        dims = workspace.dimensions
+        rows, vectors = workspace.work("rows"), workspace.work("vectors")
         distinct = e.query("hilbert/distinct_counts", rows=rows, dims=dims)[0]
         bits = max(1, max(math.ceil(math.log2(max(int(c), 1))) for c in distinct))
         bits = min(bits, MAX_KEY_BITS // len(dims))
         e.run("mapping/vectors", target=vectors, rows=rows, dims=dims, bits=bits)
         e.execute(
             hilbert_key_sql(
-                e.sql, vectors, "vid", [f"g{d.index}" for d in dims], bits, target=job.work("keys")
+                e.sql,
+                vectors,
+                "vid",
+                [f"g{d.index}" for d in dims],
+                bits,
+                target=workspace.work("keys"),
             )
         )
         progress(f"hilbert: keys on a {bits}-bit grid")

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from anonsql.privacy.base import IntArray
+from anonsql.arrays import IntArray
 from anonsql.sql import SqlRenderer, TableName
 
 #: Keys are BIGINT: ``bits * dimensions`` must leave the sign bit free.

@@ -30,7 +30,8 @@ from anonsql import arrow
 from anonsql.algorithms.base import Options, ProgressCallback
 from anonsql.algorithms.one_d.mapped import Mapped1D
 from anonsql.algorithms.workspace import Workspace
-from anonsql.privacy.base import FloatArray, largest_k
+from anonsql.arrays import FloatArray
+from anonsql.privacy.base import largest_k
 from anonsql.sql import TableName
 
 
@@ -41,32 +42,30 @@ class IDistanceOptions(Options):
     iterations: int = Field(default=50, ge=0)
 
 
-class IDistance1D(Mapped1D):
+class IDistance1D(Mapped1D[IDistanceOptions]):
     """iDistance mapping + optimal 1D k-anonymity / linear l-diversity heuristic."""
 
     name = "idistance"
-    Options = IDistanceOptions
     reference = (
         "G. Ghinita, P. Karras, P. Kalnis, N. Mamoulis, Fast Data Anonymization with Low "
         "Information Loss, VLDB 2007; iDistance: H. V. Jagadish et al., TODS 2005"
     )
     key_column = "idistance_key"
 
-    def map_keys(self, job: Workspace, progress: ProgressCallback) -> None:
-        assert isinstance(self.options, IDistanceOptions)
-        e = job.engine
-        dims = job.dimensions
-        vectors = job.work("vectors")
-        e.run("mapping/vectors", target=vectors, rows=job.work("rows"), dims=dims, bits=None)
+    def map_keys(self, workspace: Workspace, progress: ProgressCallback) -> None:
+        e = workspace.engine
+        dims = workspace.dimensions
+        vectors = workspace.work("vectors")
+        e.run("mapping/vectors", target=vectors, rows=workspace.work("rows"), dims=dims, bits=None)
         distinct = e.count_rows(vectors)
-        k = largest_k(job.models) or 1
-        wanted = self.options.reference_points or min(16, max(1, job.rows // (2 * k)))
+        k = largest_k(workspace.models) or 1
+        wanted = self.options.reference_points or min(16, max(1, workspace.rows // (2 * k)))
         m = max(1, min(wanted, distinct))
-        centers = self._farthest_first(job, vectors, m)
+        centers = self._farthest_first(workspace, vectors, m)
         moves = 0
         while moves < self.options.iterations:
             moves += 1
-            table = self._load_centers(job, centers)
+            table = self._load_centers(workspace, centers)
             sums = e.query_arrow("idistance/lloyd_step", vectors=vectors, centers=table, dims=dims)
             e.drop(table)
             moved = centers.copy()
@@ -77,10 +76,10 @@ class IDistance1D(Mapped1D):
             if np.allclose(moved, centers, rtol=0.0, atol=1e-12):
                 break
             centers = moved
-        table = self._load_centers(job, centers)
+        table = self._load_centers(workspace, centers)
         e.run(
             "idistance/keys",
-            target=job.work("keys"),
+            target=workspace.work("keys"),
             vectors=vectors,
             centers=table,
             dims=dims,
@@ -88,22 +87,22 @@ class IDistance1D(Mapped1D):
         )
         progress(f"idistance: {m} reference points after {moves} Lloyd iterations")
 
-    def _farthest_first(self, job: Workspace, vectors: TableName, m: int) -> FloatArray:
-        e = job.engine
-        dims = job.dimensions
+    def _farthest_first(self, workspace: Workspace, vectors: TableName, m: int) -> FloatArray:
+        e = workspace.engine
+        dims = workspace.dimensions
         first = e.query("idistance/first", vectors=vectors, dims=dims)[0]
         centers = np.array([[float(x) for x in first[1:]]], np.float64)
         while len(centers) < m:
-            table = self._load_centers(job, centers)
+            table = self._load_centers(workspace, centers)
             far = e.query("idistance/farthest", vectors=vectors, centers=table, dims=dims)[0]
             e.drop(table)
             centers = np.vstack([centers, [float(x) for x in far[1:]]])
         return centers
 
-    def _load_centers(self, job: Workspace, centers: FloatArray) -> TableName:
-        table = job.work("centers")
+    def _load_centers(self, workspace: Workspace, centers: FloatArray) -> TableName:
+        table = workspace.work("centers")
         columns: dict[str, pa.Array] = {"ref": arrow.array(np.arange(len(centers)), pa.int64())}
-        for i, d in enumerate(job.dimensions):
+        for i, d in enumerate(workspace.dimensions):
             columns[f"c{d.index}"] = arrow.array(centers[:, i], pa.float64())
-        job.engine.load_arrow(table, arrow.table(columns))
+        workspace.engine.load_arrow(table, arrow.table(columns))
         return table

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from anonsql.privacy.base import EPSILON, IntArray
+from anonsql.arrays import IntArray
+from anonsql.privacy.base import EPSILON
 
 
 class NotEligible(ValueError):

@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql import arrow
-from anonsql.algorithms.base import Algorithm, Partitioning, ProgressCallback
+from anonsql.algorithms.base import Algorithm, O, Partitioning, ProgressCallback
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.one_d.l_diversity import Diversity, NotEligible, l_diverse_groups
 from anonsql.algorithms.one_d.optimal import OptimalPartitioner
@@ -59,7 +59,7 @@ def _diversity_bounds(models: Sequence[PrivacyModel]) -> list[Bound]:
     return [b for m in models for b in m.bounds() if b.kind in ("distinct_values", "entropy")]
 
 
-class Mapped1D(Algorithm):
+class Mapped1D(Algorithm[O]):
     """Base of the 1D-mapping algorithms: subclasses implement :meth:`map_keys`."""
 
     #: The column of the keys table holding the 1D key.

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from anonsql.algorithms.lca import HierarchyArrays
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 #: Cost ties closer than this go to the smaller last group, as exact ties would.
 _TIE = 1e-12

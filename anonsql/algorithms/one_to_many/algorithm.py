@@ -55,11 +55,10 @@ def reads_records(model: PrivacyModel) -> bool:
     return model.counts_persons and model.needs_sensitive and not model.reads_fingerprints
 
 
-class OneToMany(Mondrian):
+class OneToMany(Mondrian[OneToManyOptions]):
     """1:M-Generalization: fingerprint buckets (Partition), then person-level Mondrian."""
 
     name = "one_to_many"
-    Options = OneToManyOptions
     person_level = True
     layout = "person"
     reference = (

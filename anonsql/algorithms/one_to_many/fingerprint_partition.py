@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 import pyarrow as pa
 
 from anonsql.algorithms.base import ProgressCallback
 from anonsql.algorithms.workspace import Workspace
-from anonsql.privacy.base import IntArray
+from anonsql.arrays import BoolArray, IntArray
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,13 +93,13 @@ def plan_round(
 
 def _top_up(
     frame: pd.DataFrame,
-    small: npt.NDArray[np.bool_],
+    small: BoolArray,
     leftover: IntArray,
-    short: npt.NDArray[np.bool_],
+    short: BoolArray,
     k: int,
     donors: pd.DataFrame | None,
     moved: IntArray,
-    merged: npt.NDArray[np.bool_],
+    merged: BoolArray,
 ) -> None:
     """Top up the leftovers below ``k``, all buckets at once: members from sub-buckets above
     ``k``, least gain first (ties: sub-bucket key, then the member's rank); where that is not

@@ -194,7 +194,7 @@ def _accepted(model: PrivacyModel) -> bool:
     )
 
 
-class Personalized(Algorithm):
+class Personalized(Algorithm[PersonalizedOptions]):
     """Personalized publishing with multiple sensitive attributes: QID groups of at least k
     published as value multisets (and generalized per tuple), every sensitive attribute in
     buckets of its own (categorical values climbing their taxonomy, numeric values as fuzzy
@@ -203,20 +203,16 @@ class Personalized(Algorithm):
     target's group infers a value or term with confidence at most 1/l)."""
 
     name = "personalized"
-    Options = PersonalizedOptions
     layout = "personalized"
     reference = REFERENCE
     #: sensitive values are published in buckets (labels, fuzzy terms), never unchanged
     publishes_unchanged = False
 
-    def __init__(self, options: OptionsBase, declaration: Declaration | None = None) -> None:
+    def __init__(
+        self, options: PersonalizedOptions, declaration: Declaration | None = None
+    ) -> None:
         super().__init__(options)
         self.declaration = declaration
-
-    @property
-    def opts(self) -> PersonalizedOptions:
-        assert isinstance(self.options, PersonalizedOptions)
-        return self.options
 
     def check_models(self, models: Sequence[PrivacyModel]) -> None:
         """Only models that bound class sizes (``k_anonymity``): they set the QID groups' k.
@@ -233,7 +229,7 @@ class Personalized(Algorithm):
 
     def bind(self, spec: Spec, columns: Sequence[ColumnInfo]) -> Algorithm:
         """Check the spec's columns against the options and the source's columns."""
-        opts = self.opts
+        opts = self.options
         types = {c.name: c for c in columns}
         qids = spec.quasi_identifiers
         sensitive = spec.columns_with(Role.SENSITIVE)
@@ -325,7 +321,7 @@ class Personalized(Algorithm):
         return Personalized(opts, declaration)
 
     def _check_consent(self, spec: Spec, types: dict[str, ColumnInfo]) -> None:
-        consent = self.opts.consent
+        consent = self.options.consent
         if consent is None:
             return
         key = f"{KEY}.consent.column"
@@ -352,7 +348,7 @@ class Personalized(Algorithm):
         """Decide groups and buckets; leave ``rows`` (groups as partitions) and ``parts``."""
         declaration = self.declaration
         assert declaration is not None, "the resolve step binds the algorithm to its spec"
-        opts, spec, e = self.opts, declaration.spec, workspace.engine
+        opts, spec, e = self.options, declaration.spec, workspace.engine
         start = e.stats.statements
         consent = opts.consent
         if consent is not None:
@@ -395,7 +391,7 @@ class Personalized(Algorithm):
         spec = self.declaration.spec
         if spec.columns[column].hierarchy is not None:
             return load_hierarchy(engine, spec, source, column)
-        consent = self.opts.consent
+        consent = self.options.consent
         values = sorted(
             str(r[0])
             for r in engine.query(

@@ -37,9 +37,9 @@ from anonsql import arrow
 from anonsql.algorithms.personalized.config import PersonalizedConfig
 from anonsql.algorithms.personalized.names import WorkTables
 from anonsql.algorithms.personalized.prepare import sensitive_params
+from anonsql.arrays import BoolArray, IntArray
 from anonsql.engines.base import Engine
 from anonsql.errors import InfeasibleError
-from anonsql.privacy.base import BoolArray, IntArray
 
 #: Most consenting rows the safe grouping takes: its loops run once per row in Python, so its
 #: time grows with the rows.

@@ -15,7 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from anonsql.algorithms.personalized.config import FuzzyTerms
-from anonsql.privacy.base import FloatArray, IntArray
+from anonsql.arrays import FloatArray, IntArray
 
 
 @dataclass(frozen=True)

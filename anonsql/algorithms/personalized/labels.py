@@ -17,8 +17,8 @@ import pyarrow as pa
 
 from anonsql import arrow
 from anonsql.algorithms.personalized.config import CategoricalSA, PersonalizedConfig
+from anonsql.arrays import IntArray
 from anonsql.hierarchies import Hierarchy
-from anonsql.privacy.base import IntArray
 
 _SCHEMA = pa.schema(
     [

@@ -13,8 +13,9 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 from paths import ROOT
 
-from anonsql.algorithms.full_domain import LevelHierarchy, levels_from_rows, read_levels
+from anonsql.algorithms.full_domain import LevelHierarchy, levels_from_hierarchy, levels_from_rows
 from anonsql.engines import Engine
+from anonsql.hierarchies import read_hierarchy
 from anonsql.sql import TableName
 
 ADULT_ARX = ROOT / "datasets" / "adult-arx" / "adult.csv.gz"
@@ -75,7 +76,7 @@ def adult_arx(*, without: Sequence[str] = ()) -> tuple[pa.Table, list[LevelHiera
     """ARX's Adult (30,162 rows) and its hierarchies, columns in the file's order."""
     data = pa_csv.read_csv(ADULT_ARX, parse_options=pa_csv.ParseOptions(delimiter=";"))
     qids = [
-        read_levels(ADULT_ARX_HIERARCHIES / f"{c}.csv", column=c)
+        levels_from_hierarchy(read_hierarchy(ADULT_ARX_HIERARCHIES / f"{c}.csv", name=c))
         for c in data.column_names
         if c not in without
     ]

@@ -14,11 +14,10 @@ from anonsql.algorithms.full_domain import (
     LevelHierarchy,
     levels_from_hierarchy,
     levels_from_rows,
-    read_levels,
 )
 from anonsql.algorithms.full_domain.lattice import flash_order
 from anonsql.errors import HierarchyError, SpecError
-from anonsql.hierarchies import Hierarchy, write_arx_csv
+from anonsql.hierarchies import Hierarchy, read_hierarchy, write_arx_csv
 
 
 def labels(q: LevelHierarchy, level: int) -> list[str]:
@@ -60,23 +59,21 @@ def test_from_hierarchy_pads_at_the_leaf_like_the_arx_writer(tmp_path: Path) -> 
     q = levels_from_hierarchy(tree)
     file = tmp_path / "x.csv"
     write_arx_csv(tree, file)
-    again = read_levels(file, column="x")
+    again = levels_from_hierarchy(read_hierarchy(file, name="x"))
     assert np.array_equal(q.level_nodes, again.level_nodes)
     assert labels(q, 1) == ["A", "A", "c"]
 
 
-def test_read_levels_reads_gzip_and_names_the_file(tmp_path: Path) -> None:
+def test_levels_of_a_gzip_hierarchy_file(tmp_path: Path) -> None:
     file = tmp_path / "x.csv.gz"
     with gzip.open(file, "wt") as handle:
         handle.write("a;A;*\n\nb;A;*\n")
-    assert read_levels(file, column="x").height == 2
-    with pytest.raises(HierarchyError, match="does not exist"):
-        read_levels(tmp_path / "missing.csv", column="x")
+    assert levels_from_hierarchy(read_hierarchy(file, name="x")).height == 2
 
 
 def test_adult_arx_heights() -> None:
     heights = {
-        p.stem: read_levels(p, column=p.stem).height
+        p.stem: levels_from_hierarchy(read_hierarchy(p, name=p.stem)).height
         for p in sorted(ADULT_ARX_HIERARCHIES.glob("*.csv"))
     }
     assert heights == {

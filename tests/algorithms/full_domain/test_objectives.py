@@ -4,11 +4,21 @@ occupation, in the file's order)."""
 
 from __future__ import annotations
 
+import inspect
+import typing
+
 import numpy as np
 import pytest
 from fd_helpers import SOURCE, WORK, adult_arx, load, random_qids, random_table, reference
 
-from anonsql.algorithms.full_domain import Lattice, NodeEvaluator, build_frequency, make_objective
+from anonsql.algorithms.full_domain import (
+    Lattice,
+    NodeEvaluator,
+    build_frequency,
+    make_objective,
+    objectives,
+)
+from anonsql.algorithms.full_domain.algorithm import FullDomainOptions
 from anonsql.algorithms.full_domain.objectives import Marginals
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
@@ -63,10 +73,19 @@ def test_bounds_are_monotone_in_the_lattice() -> None:
 def test_unknown_objectives_and_parameters() -> None:
     with pytest.raises(SpecError, match="unknown objective 'precision'"):
         make_objective("precision")
+    with pytest.raises(SpecError, match="did you mean 'entropy'"):
+        make_objective("entrop")
     with pytest.raises(SpecError, match="does not take"):
         make_objective("ncp", monotonic=True)
     with pytest.raises(SpecError, match="gs_factor = 2"):
         make_objective("loss", gs_factor=2)
+
+
+def test_the_options_name_every_objective_and_its_parameters() -> None:
+    field = FullDomainOptions.model_fields["objective"]
+    assert sorted(typing.get_args(field.annotation)) == objectives.OBJECTIVES.names()
+    for name, cls in objectives.OBJECTIVES.items():
+        assert cls.parameter_names == tuple(inspect.signature(cls).parameters), name
 
 
 # ARX, src/test/org/deidentifier/arx/test/TestUtilityMetrics.java: (suppression limit, metric,
