@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+
+from typing_extensions import Self
 
 from anonsql.engines import Engine
 from anonsql.sql import TableName

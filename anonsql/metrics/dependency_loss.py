@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
+
+from typing_extensions import Self
 
 from anonsql.algorithms.dependency.encoding import Quasi
 from anonsql.algorithms.dependency.loss import DependencyLoss, GroupLoss

@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Self
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pyarrow as pa
+from typing_extensions import Self
 
 from anonsql import arrow
 from anonsql.algorithms.personalized.algorithm import PersonalizedFacts

@@ -7,7 +7,9 @@ hierarchy otherwise), averaged over those items, in percent. Read from the relea
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
+
+from typing_extensions import Self
 
 from anonsql.engines import Engine
 from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
