@@ -2,7 +2,8 @@
 engine configured in ``tests/support/engine_configs.py`` — DuckDB in memory, a fresh database on
 a real PostgreSQL server started for the session (a missing server is a failure in CI and a
 clear skip elsewhere), and Spark (opt-in) — with each engine's known gaps as strict expected
-failures.
+failures that name the exception they raise (an unrelated failure of a gapped test fails the
+run).
 
 Selecting engines: each engine parameter carries a marker named after the engine (registered in
 pyproject.toml), and so does every test needing an engine's server (the ``pg_server`` and
@@ -123,7 +124,7 @@ def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests needing an engine's server with the engine's marker, deselect the tests
     marked with an engine the session does not run on, and mark each engine's known gaps as
-    strict expected failures."""
+    strict expected failures raising the gap's exception."""
     engines = set(selected())
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
@@ -138,9 +139,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         callspec = getattr(item, "callspec", None)
         kind = callspec.params.get("engine") if callspec is not None else None
         if kind in CONFIGS:
-            reason = CONFIGS[kind].gap(item.name)
-            if reason:
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+            gap = CONFIGS[kind].gap(item.name)
+            if gap is not None:
+                mark = pytest.mark.xfail(reason=gap.reason, raises=gap.raises, strict=True)
+                item.add_marker(mark)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept

@@ -1,8 +1,9 @@
 """One test configuration per engine: how the tests open it, and its known gaps.
 
 Every test that takes the ``engine`` fixture runs on every configured engine. A known gap is a
-test (by node-name pattern) that is expected to fail on that engine: it is marked as a strict
-expected failure, so a gap that silently closes fails the run and must be removed here.
+test (by node-name pattern) that is expected to fail on that engine with a given exception: it
+is marked as a strict expected failure raising that exception, so a gap that silently closes
+fails the run and must be removed here, and so does a gapped test failing for another reason.
 Every engine in anonsql's registry must have a configuration (tests/conformance checks it).
 
 Each engine has a pytest marker of its name (registered in pyproject.toml), and ``selected()``
@@ -19,12 +20,20 @@ import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pytest
 from _pytest.mark.expression import Expression  # pytest's -m grammar; it has no public parser
 
 from anonsql.engines import ENGINES, Engine
+from anonsql.errors import SpecError
+
+
+class Gap(NamedTuple):
+    """Why a test fails on an engine, and the exception it fails with (``xfail(raises=...)``)."""
+
+    reason: str
+    raises: type[BaseException]
 
 
 @dataclass(frozen=True)
@@ -32,8 +41,8 @@ class EngineConfig:
     name: str
     #: Opens a fresh, empty database with a schema ``main``.
     open: Callable[[pytest.FixtureRequest], Engine]
-    #: node-name pattern (fnmatch, without the engine parameter) -> why it fails there.
-    known_gaps: dict[str, str] = field(default_factory=dict)
+    #: node-name pattern (fnmatch, with or without the parameters) -> why and how it fails there.
+    known_gaps: dict[str, Gap] = field(default_factory=dict)
     #: Run only when ``ANONSQL_TEST_ENGINES`` names it or ``-m`` asks for its marker.
     opt_in: bool = False
     #: The session fixture of the engine's server: a test that needs it gets the engine's marker.
@@ -44,11 +53,11 @@ class EngineConfig:
     #: Whether hypothesis shrinks a failing example (dozens more runs: not where each is slow).
     shrink: bool = True
 
-    def gap(self, test_name: str) -> str | None:
+    def gap(self, test_name: str) -> Gap | None:
         base = test_name.split("[")[0]
-        for pattern, reason in self.known_gaps.items():
+        for pattern, gap in self.known_gaps.items():
             if fnmatch.fnmatchcase(test_name, pattern) or fnmatch.fnmatchcase(base, pattern):
-                return reason
+                return gap
         return None
 
 
@@ -70,10 +79,11 @@ def _spark(request: pytest.FixtureRequest) -> Engine:
     return engine
 
 
-_NO_RECURSIVE_LATERAL = (
+_NO_RECURSIVE_LATERAL = Gap(
     "Spark cannot plan eir_l_diversity's hitting-set search (a recursive CTE whose step joins a "
     "correlated LATERAL ... ORDER BY ... LIMIT 1): the engine declares "
-    "recursive_lateral_joins = False and the model is refused with a SpecError"
+    "recursive_lateral_joins = False and the model is refused with a SpecError",
+    SpecError,
 )
 
 CONFIGS: dict[str, EngineConfig] = {
