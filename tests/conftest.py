@@ -17,7 +17,13 @@ postgres"`` (no server at hand) work as usual. The engines of a session are:
   tests/engines`` (``make test-spark``) runs the Spark tests without any setting;
 * with ``ANONSQL_TEST_ENGINES`` (comma-separated, e.g. ``duckdb,spark``) exactly those: tests
   marked with another engine are deselected, and tests that compare every engine of the session
-  (``test_same_release_twice_and_on_every_engine``) compare those (``make test-spark-all``)."""
+  (``test_same_release_twice_and_on_every_engine``) compare those (``make test-spark-all``).
+
+Type checking: ``mypy`` (strict, pyproject.toml) checks tests/ as pytest imports them
+(rootdir-less "prepend" import mode): each module top-level under its file name, its folder on
+the path, so helpers are imported by bare name (``from helpers import ...``; tests/support is
+put on the path below). Module names must therefore be unique across tests/, and this is the
+only conftest.py: shared fixtures go here or into tests/support."""
 
 from __future__ import annotations
 
@@ -137,12 +143,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         kept.append(item)
         callspec = getattr(item, "callspec", None)
-        kind = callspec.params.get("engine") if callspec is not None else None
-        if kind in CONFIGS:
-            gap = CONFIGS[kind].gap(item.name)
-            if gap is not None:
-                mark = pytest.mark.xfail(reason=gap.reason, raises=gap.raises, strict=True)
-                item.add_marker(mark)
+        param = callspec.params.get("engine") if callspec is not None else None
+        gap = CONFIGS[param].gap(item.name) if param in CONFIGS else None
+        if gap is not None:
+            item.add_marker(pytest.mark.xfail(reason=gap.reason, raises=gap.raises, strict=True))
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept

@@ -130,7 +130,8 @@ def released_population(engine: Engine, relation: TableName) -> pd.DataFrame:
 
 
 def published(engine: Engine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 def accepted(algorithm: str, model: PrivacyModel) -> bool:

@@ -8,7 +8,7 @@ import itertools
 import math
 import os
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -207,7 +207,7 @@ class Independent:
                 "*" if c == "city" else (float(self.lo[c]), float(self.hi[c])) for c in combo
             )
             extents[whole] += suppressed
-        estimate: Counter[tuple[Any, ...]] = Counter()
+        estimate: defaultdict[tuple[Any, ...], float] = defaultdict(float)
         for extent, n in extents.items():
             shares = [self.spread(c, e).items() for c, e in zip(combo, extent, strict=True)]
             for cell in itertools.product(*shares):
@@ -231,7 +231,8 @@ def load_people_bmi(engine: Engine) -> pd.DataFrame:
     table = table.set_column(table.column_names.index("disease"), "disease", pa.array(skewed))
     table = table.append_column("bmi", pa.array(bmi, pa.float64()))
     engine.load_arrow(TableName("people", "main"), table)
-    return table.to_pandas()
+    frame: pd.DataFrame = table.to_pandas()
+    return frame
 
 
 def test_matches_independent_computation(engine: Engine, tmp_path: Path) -> None:

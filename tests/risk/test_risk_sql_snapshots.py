@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -41,7 +42,7 @@ def test_risk_sql_matches_snapshot(engine: Engine) -> None:
         engine, sample, QIDS, population_table=PopulationTable(population, "n"), weight="w"
     )
     measure_risk(engine, sample, QIDS, population=PopulationModel(100))
-    entries = [
+    entries: list[tuple[str, dict[str, Any]]] = [
         ("k_map", {"k": 5, "population": "main.population", "count": "n"}),
         (
             "average_reidentification_risk",

@@ -25,7 +25,7 @@ from typing import NamedTuple, TypeVar
 import pytest
 from _pytest.mark.expression import Expression  # pytest's -m grammar; it has no public parser
 
-from anonsql.engines import ENGINES, Engine
+from anonsql.engines import Engine, connect
 from anonsql.errors import SpecError
 
 
@@ -62,17 +62,17 @@ class EngineConfig:
 
 
 def _duckdb(request: pytest.FixtureRequest) -> Engine:
-    return ENGINES.get("duckdb")(":memory:")
+    return connect("duckdb", database=":memory:")
 
 
 def _postgres(request: pytest.FixtureRequest) -> Engine:
-    return ENGINES.get("postgres")(request.getfixturevalue("pg_database"))
+    return connect("postgres", database=request.getfixturevalue("pg_database"))
 
 
 def _spark(request: pytest.FixtureRequest) -> Engine:
     """A fresh catalog on the session's one local[2] Spark (started once: a JVM is slow)."""
-    engine = ENGINES.get("spark")(session=request.getfixturevalue("spark_session"))
-    for schema in engine.schemas_starting_with(""):  # type: ignore[attr-defined]
+    engine = connect("spark", session=request.getfixturevalue("spark_session"))
+    for schema in engine.schemas_starting_with(""):
         if schema != "default":
             engine.run("drop_schema", schema=schema)
     engine.create_schema("main")
