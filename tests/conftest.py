@@ -46,6 +46,8 @@ from pg_server import PostgresServer, PostgresUnavailable, start_server
 
 from anonsql.engines import Engine
 
+# its assertion compares snapshots: rewritten like the tests' own, it shows the diff
+pytest.register_assert_rewrite("sql_snapshots")
 _databases = itertools.count()
 
 
