@@ -1,7 +1,29 @@
 """Shared fixtures. ``engine`` is the conformance fixture: every test that takes it runs on every
-engine configured in ``tests/support/engine_configs.py`` — DuckDB in memory, and a fresh
-database on a real PostgreSQL server started for the session (a missing server is a failure in
-CI and a clear skip elsewhere) — with each engine's known gaps as strict expected failures."""
+engine configured in ``tests/support/engine_configs.py`` — DuckDB in memory, a fresh database on
+a real PostgreSQL server started for the session (a missing server is a failure in CI and a
+clear skip elsewhere), and Spark (opt-in) — with each engine's known gaps as strict expected
+failures that name the exception they raise (an unrelated failure of a gapped test fails the
+run).
+
+Selecting engines: each engine parameter carries a marker named after the engine (registered in
+pyproject.toml), and so does every test needing an engine's server (the ``pg_server`` and
+``spark_session`` fixtures, added here; tests/engines/test_spark.py and tests opening every
+engine themselves mark themselves), so ``pytest -m postgres``, ``-m duckdb``, ``-m "not
+postgres"`` (no server at hand) work as usual. The engines of a session are:
+
+* by default DuckDB and PostgreSQL. Spark is opt-in: its session is slow to start (a JVM,
+  30-60 s), so a default run must not start it; its tests are deselected;
+* with ``-m`` asking for an opt-in engine's marker, that engine too: ``pytest -m spark
+  tests/engines`` (``make test-spark``) runs the Spark tests without any setting;
+* with ``ANONSQL_TEST_ENGINES`` (comma-separated, e.g. ``duckdb,spark``) exactly those: tests
+  marked with another engine are deselected, and tests that compare every engine of the session
+  (``test_same_release_twice_and_on_every_engine``) compare those (``make test-spark-all``).
+
+Type checking: ``mypy`` (strict, pyproject.toml) checks tests/ as pytest imports them
+(rootdir-less "prepend" import mode): each module top-level under its file name, its folder on
+the path, so helpers are imported by bare name (``from helpers import ...``; tests/support is
+put on the path below). Module names must therefore be unique across tests/, and this is the
+only conftest.py: shared fixtures go here or into tests/support."""
 
 from __future__ import annotations
 
@@ -18,12 +40,14 @@ import pytest
 # shared test code lives apart from the tests, in tests/support
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
+import engine_configs
 from engine_configs import CONFIGS, selected
 from pg_server import PostgresServer, PostgresUnavailable, start_server
 
 from anonsql.engines import Engine
 
-ENGINES = selected()
+# its assertion compares snapshots: rewritten like the tests' own, it shows the diff
+pytest.register_assert_rewrite("sql_snapshots")
 _databases = itertools.count()
 
 
@@ -87,7 +111,15 @@ def open_engine(kind: str, request: pytest.FixtureRequest) -> Engine:
     return CONFIGS[kind].open(request)
 
 
-@pytest.fixture(params=ENGINES)
+def pytest_configure(config: pytest.Config) -> None:
+    registered = {line.split(":")[0].split("(")[0].strip() for line in config.getini("markers")}
+    missing = [kind for kind in CONFIGS if kind not in registered]
+    if missing:
+        raise pytest.UsageError(f"register the markers of engines {missing} in pyproject.toml")
+    engine_configs.configure(config.option.markexpr)
+
+
+@pytest.fixture(params=[pytest.param(kind, marks=getattr(pytest.mark, kind)) for kind in CONFIGS])
 def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     eng = open_engine(request.param, request)
     try:
@@ -96,12 +128,27 @@ def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
         eng.close()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each engine's known gaps as strict expected failures."""
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the markers added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests needing an engine's server with the engine's marker, deselect the tests
+    marked with an engine the session does not run on, and mark each engine's known gaps as
+    strict expected failures raising the gap's exception."""
+    engines = set(selected())
+    kept: list[pytest.Item] = []
+    deselected: list[pytest.Item] = []
     for item in items:
+        for kind, engine_config in CONFIGS.items():
+            if engine_config.fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(getattr(pytest.mark, kind))
+        if {mark.name for mark in item.iter_markers()} & (CONFIGS.keys() - engines):
+            deselected.append(item)
+            continue
+        kept.append(item)
         callspec = getattr(item, "callspec", None)
-        kind = callspec.params.get("engine") if callspec is not None else None
-        if kind in CONFIGS:
-            reason = CONFIGS[kind].gap(item.name)
-            if reason:
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+        param = callspec.params.get("engine") if callspec is not None else None
+        gap = CONFIGS[param].gap(item.name) if param in CONFIGS else None
+        if gap is not None:
+            item.add_marker(pytest.mark.xfail(reason=gap.reason, raises=gap.raises, strict=True))
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 from click.testing import CliRunner
@@ -19,7 +20,7 @@ def make_db(tmp_path: Path) -> Path:
     return db
 
 
-def write_spec(tmp_path: Path, db: Path, **overrides: object) -> Path:
+def write_spec(tmp_path: Path, db: Path, **overrides: Any) -> Path:
     spec = people_spec(tmp_path, **overrides)
     spec["database"] = db.name  # relative to the spec file's folder
     path = tmp_path / "spec.yaml"

@@ -21,6 +21,7 @@ import model_checks
 import pandas as pd
 import pyarrow as pa
 import pytest
+from engine_configs import CONFIGS, on_session_engines, selected
 from helpers import CITY_HIERARCHY
 
 from anonsql import api
@@ -129,7 +130,8 @@ def released_population(engine: Engine, relation: TableName) -> pd.DataFrame:
 
 
 def published(engine: Engine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 def accepted(algorithm: str, model: PrivacyModel) -> bool:
@@ -183,13 +185,12 @@ def _sorted_rows(frame: pd.DataFrame, pseudonym: str | None) -> list[tuple[Any, 
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS.names())
+@on_session_engines
 def test_same_release_twice_and_on_every_engine(
     algorithm: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """Deterministic (two runs on DuckDB) and identical on every engine of the session
-    (opt-in engines such as Spark in their own session, ANONSQL_TEST_ENGINES)."""
-    from engine_configs import CONFIGS, selected  # not conftest: other folders have one too
-
+    (opt-in engines such as Spark in their own session: ``make test-spark-all``)."""
     person_level = ALGORITHMS.get(algorithm).person_level
     name = "person_k_anonymity" if person_level else "k_anonymity"
     model = PRIVACY_MODELS.get(name).from_spec({"k": 3}, key="k")

@@ -21,9 +21,11 @@ from typing import Any
 
 import model_checks
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pytest
+from engine_configs import CONFIGS
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +48,8 @@ def person_tables(draw: st.DrawFn, *, null_sa: bool) -> pd.DataFrame:
     """Rows of persons: each person has one QID vector and 1-3 rows with an SA value each."""
     n_qids = draw(st.integers(1, 3))
     persons = draw(st.integers(1, 14))
-    values = draw(st.sampled_from([[10, 20, 30, 40], ["a", "B", "é", "z z"]]))
+    domains: list[list[int | str]] = [[10, 20, 30, 40], ["a", "B", "é", "z z"]]
+    values = draw(st.sampled_from(domains))
     sa_values = (
         st.one_of(st.none(), st.sampled_from(values)) if null_sa else st.sampled_from(values)
     )
@@ -122,8 +125,6 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
 
 @pytest.mark.parametrize("name", PRIVACY_MODELS.names())
 def test_sql_query_agrees_with_predicate(engine: Engine, name: str) -> None:
-    from engine_configs import CONFIGS  # not conftest: other folders have a conftest too
-
     cls = PRIVACY_MODELS.get(name)
     # fingerprints are sets of items; a missing item is not part of one (the pipeline refuses it)
     tables = person_tables(null_sa=not cls.reads_fingerprints)
@@ -175,7 +176,9 @@ def test_monotonic_models_hold_on_unions(name: str) -> None:
             histogram = rng.integers(0, 4, size=(int(rng.integers(2, 6)), 4)).astype(np.int64)
             totals = histogram.sum(axis=0) + 1
             population = rng.integers(0, 8, size=histogram.shape[0]).astype(np.float64)
-            values = {SA: tuple(str(v) for v in range(4))} if model.needs_sensitive else {}
+            values: dict[str, tuple[str | None, ...]] = (
+                {SA: tuple(str(v) for v in range(4))} if model.needs_sensitive else {}
+            )
             stats = PartStats(
                 counts=histogram.sum(axis=1),
                 histograms={SA: histogram} if model.needs_sensitive else {},
@@ -203,7 +206,7 @@ def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) 
     count-refined classes, the count-refined classes it holds on)."""
     refined = any(b.kind == "record_count_refinement" for b in model.bounds())
 
-    def class_ids(frame: pd.DataFrame) -> np.ndarray:
+    def class_ids(frame: pd.DataFrame) -> npt.NDArray[np.integer[Any]]:
         """The classes as the stats builder numbers them."""
         keys = frame[["cls", PERSON]].copy()
         if refined:
@@ -234,8 +237,6 @@ def _check_unions_of_individuals(model: PrivacyModel, rng: np.random.Generator) 
 def test_guard_leaves_a_relation_that_satisfies_the_model(engine: Engine, name: str) -> None:
     """The live views' guard, built from the model's own violation query and its declared
     ``guard`` key, withholds what violates and leaves a relation on which the model holds."""
-    from engine_configs import CONFIGS
-
     from anonsql.layouts.base import create_guarded_view
 
     cls = PRIVACY_MODELS.get(name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -157,7 +158,7 @@ def test_item_hierarchy_of_any_size() -> None:
         ({"skew": -1.0}, "skews must lie in"),
     ],
 )
-def test_bad_parameters(tmp_path: Path, kwargs: dict[str, object], message: str) -> None:
-    arguments: dict[str, object] = {"persons": 10, **kwargs}
+def test_bad_parameters(tmp_path: Path, kwargs: dict[str, Any], message: str) -> None:
+    arguments: dict[str, Any] = {"persons": 10, **kwargs}
     with DuckDBEngine(":memory:") as engine, pytest.raises(ValueError, match=message):
-        make_synthetic_1m(engine, hierarchy_dir=tmp_path, **arguments)  # type: ignore[arg-type]
+        make_synthetic_1m(engine, hierarchy_dir=tmp_path, **arguments)

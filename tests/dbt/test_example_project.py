@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 EXAMPLE = ROOT / "examples" / "dbt"
 QIDS = ["age", "sex", "race", "marital_status", "education_num"]
-RAW_TESTS = {
+RAW_TESTS: dict[str, dict[str, dict[str, Any]]] = {
     "raw_patients_k_anonymity": {"k_anonymity": {"k": 5}},
     "raw_patients_distinct_l_diversity": {"distinct_l_diversity": {"column": "occupation", "l": 2}},
 }

@@ -86,7 +86,7 @@ def cases() -> list[dict[str, Any]]:
     return found
 
 
-BAD_ARGUMENTS = [
+BAD_ARGUMENTS: list[tuple[str, str, dict[str, Any], str]] = [
     ("bad_k_zero", "k_anonymity", {"qids": ["a"], "k": 0}, "k >= 1"),
     ("bad_k_text", "k_anonymity", {"qids": ["a"], "k": "5"}, "must be an integer"),
     ("bad_no_qids", "k_anonymity", {"k": 2}, "give qids"),
@@ -172,9 +172,9 @@ def run_and_compare(engine: Engine, root: Path, profile: dict[str, Any]) -> None
             sql, dialect
         ), name
     for name, _, _, message in BAD_ARGUMENTS:
-        result = by_name.get(name)
-        assert result is not None and result["status"] == "error", name
-        assert message in result["message"], (name, result["message"])
+        refused = by_name.get(name)
+        assert refused is not None and refused["status"] == "error", name
+        assert message in refused["message"], (name, refused["message"])
 
 
 def test_dbt_privacy_tests_match_anonsql_check_on_duckdb(tmp_path: Path) -> None:

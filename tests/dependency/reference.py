@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import numpy.typing as npt
 
 from anonsql.algorithms.dependency.distance import Metrics
 from anonsql.algorithms.dependency.encoding import EncodedRecords
@@ -17,7 +18,7 @@ from anonsql.algorithms.dependency.result import canonical_labels
 TIE = 1e-9
 
 
-def _labels(n: int, clusters: list[list[int]]) -> np.ndarray:  # type: ignore[type-arg]
+def _labels(n: int, clusters: list[list[int]]) -> npt.NDArray[np.int64]:
     out = np.full(n, -1, np.int64)
     for i, members in enumerate(clusters):
         out[members] = i
@@ -59,7 +60,7 @@ def neighbour_pairs(
 
 def pair_enum(
     records: EncodedRecords, k: int, *, exact: bool = False, q: int | None = None
-) -> tuple[np.ndarray, list[float]]:  # type: ignore[type-arg]
+) -> tuple[npt.NDArray[np.int64], list[float]]:
     metrics = Metrics(records, exact=exact)
     n = records.size
     clusters: dict[int, list[int]] = {i: [i] for i in range(n)}
@@ -88,7 +89,7 @@ def pair_enum(
 
 def k_assemble(
     records: EncodedRecords, k: int, *, pool: int, seed: int, exact: bool = False
-) -> np.ndarray:  # type: ignore[type-arg]
+) -> npt.NDArray[np.int64]:
     metrics = Metrics(records, exact=exact)
     n = records.size
     rng = np.random.default_rng(seed)

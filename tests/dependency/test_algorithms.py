@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 import random_data
 import reference
@@ -23,7 +25,7 @@ from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.errors import SpecError
 
 
-def clusters_as_tuples(e: EncodedRecords, labels: np.ndarray) -> set[frozenset[int]]:  # type: ignore[type-arg]
+def clusters_as_tuples(e: EncodedRecords, labels: npt.NDArray[np.int64]) -> set[frozenset[int]]:
     """Clusters as sets of tuple numbers 1..8."""
     tuple_of = {r: t + 1 for t, r in enumerate(record_of_tuple(e))}
     out: dict[int, set[int]] = {}
@@ -199,7 +201,7 @@ def test_properties_on_random_data(seed: int) -> None:
     n = int(rng.integers(5, 60))
     k = int(rng.integers(2, 6))
     e = random_data.records(n, seed)
-    runs = {
+    runs: dict[str, Callable[[int], ClusteringResult]] = {
         "pair_enum": lambda s: pair_enum(e, k, neighbours=3),
         "k_assemble": lambda s: k_assemble(e, k, pool=3, seed=s),
         "k_assemble_opt2": lambda s: k_assemble(e, k, pool=2, seed=s, index_size=2 * k + 1),

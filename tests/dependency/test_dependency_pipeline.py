@@ -118,8 +118,7 @@ def independent_loss(
             continue
         seen.add(frozenset(columns))
         gamma = source[columns].drop_duplicates().itertuples(index=False)
-        released = published[columns].drop_duplicates().itertuples(index=False)
-        released = list(released)
+        released = list(published[columns].drop_duplicates().itertuples(index=False))
         for p in gamma:
             instances += 1
             best = 1.0
@@ -137,7 +136,8 @@ def independent_loss(
 
 
 def rows_of(engine: Engine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 # -- the four algorithms through the pipeline ------------------------------------------------

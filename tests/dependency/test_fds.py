@@ -56,7 +56,7 @@ def test_parse_errors_name_key_and_fix(text: str, problem: str) -> None:
 
 def test_parse_rejects_non_strings_duplicates_and_unknown_columns() -> None:
     with pytest.raises(SpecError, match="got a int"):
-        parse_fd(3)  # type: ignore[arg-type]
+        parse_fd(3)  # type: ignore[arg-type]  # a wrong type on purpose
     with pytest.raises(SpecError, match="listed twice"):
         parse_fds(["a -> b", "a->b"])
     with pytest.raises(SpecError, match="did you mean 'province'"):
@@ -98,7 +98,11 @@ def test_check_counts_violations_without_values(engine: Engine) -> None:
 def test_fixture_fds_hold_and_hostile_names(engine: Engine) -> None:
     table = load(engine, dict(TABLE3))
     assert all(c.holds for c in check_fds(engine, table, parse_fds(FDS)))
-    hostile = {'zip "code"': ["1", "1", "2"], "n": ["a", "b", "c"], "select; --": [1, 1, 2]}
+    hostile: dict[str, list[Any]] = {
+        'zip "code"': ["1", "1", "2"],
+        "n": ["a", "b", "c"],
+        "select; --": [1, 1, 2],
+    }
     table = load(engine, hostile)
     checks = check_fds(engine, table, parse_fds(['zip "code" -> select; --', "select; -- -> n"]))
     assert [(c.violating_groups, c.violating_rows) for c in checks] == [(0, 0), (1, 2)]

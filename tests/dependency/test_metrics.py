@@ -8,6 +8,7 @@ import itertools
 import math
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 import random_data
 from dependency_fixtures import (
@@ -34,9 +35,15 @@ from anonsql.metrics.dependency_loss import node_entropies, value_distances
 from anonsql.sql import TableName
 
 LOG10 = math.log(10)
+Codes = npt.NDArray[np.int64]
 
 
-def labels_of(clustering: list[int]) -> np.ndarray:  # type: ignore[type-arg]
+def code(value: int) -> Codes:
+    """A code as the vectorized functions take codes (a 0-d array: they call np.asarray)."""
+    return np.asarray(value, np.int64)
+
+
+def labels_of(clustering: list[int]) -> npt.NDArray[np.int64]:
     """Tuple-indexed clustering -> record-indexed labels."""
     e = records()
     out = np.empty(8, np.int64)
@@ -44,9 +51,9 @@ def labels_of(clustering: list[int]) -> np.ndarray:  # type: ignore[type-arg]
     return out
 
 
-def node_range(column: str, label: str) -> tuple[int, int]:
+def node_range(column: str, label: str) -> tuple[Codes, Codes]:
     node = hierarchies()[column].node_by_label[label]
-    return node.first_leaf, node.last_leaf
+    return code(node.first_leaf), code(node.last_leaf)
 
 
 def metric(column: str) -> AttributeMetric:
@@ -100,8 +107,9 @@ def test_sql_entropies_and_distances_match_numpy(engine: Engine) -> None:
         sql = node_entropies(engine, source, column, leaves, nodes)
         assert [e.label for e in sql] == [n.label for n in h.nodes]
         for e in sql:
-            assert e.entropy == pytest.approx(float(m.table.entropy(e.first_leaf, e.last_leaf)))
-            assert e.ne == pytest.approx(float(m.ne(e.first_leaf, e.last_leaf)))
+            lo, hi = code(e.first_leaf), code(e.last_leaf)
+            assert e.entropy == pytest.approx(float(m.table.entropy(lo, hi)))
+            assert e.ne == pytest.approx(float(m.ne(lo, hi)))
         labels = [n.label for n in h.nodes]
         pairs = list(itertools.product(labels[:6], labels[:6]))
         got = value_distances(engine, source, column, leaves, nodes, pairs)
@@ -170,14 +178,14 @@ def test_classical_penalties_prefer_r_prime_t12() -> None:
 
 
 @st.composite
-def counts(draw: st.DrawFn) -> np.ndarray:  # type: ignore[type-arg]
+def counts(draw: st.DrawFn) -> npt.NDArray[np.int64]:
     return np.array(draw(st.lists(st.integers(0, 20), min_size=1, max_size=12)), np.int64)
 
 
 @settings(max_examples=60, deadline=None)
 @given(counts(), st.data())
 def test_entropy_of_a_range_is_p_times_conditional_entropy(
-    n: np.ndarray,  # type: ignore[type-arg]
+    n: npt.NDArray[np.int64],
     data: st.DataObject,
 ) -> None:
     total = int(n.sum())
@@ -192,10 +200,10 @@ def test_entropy_of_a_range_is_p_times_conditional_entropy(
     if nv:
         p = inside[inside > 0] / nv
         expected = nv / total * float(-(p * np.log(p)).sum())
-    assert float(table.entropy(lo, hi)) == pytest.approx(expected, abs=1e-12)
-    ne = float(table.normalized(lo, hi))
+    assert float(table.entropy(code(lo), code(hi))) == pytest.approx(expected, abs=1e-12)
+    ne = float(table.normalized(code(lo), code(hi)))
     assert 0.0 <= ne <= 1.0
-    assert float(table.normalized(0, len(n) - 1)) == (1.0 if table.h > 0 else 0.0)
+    assert float(table.normalized(code(0), code(len(n) - 1))) == (1.0 if table.h > 0 else 0.0)
 
 
 def test_loss_is_bounded_and_zero_without_generalization() -> None:

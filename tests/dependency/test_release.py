@@ -6,6 +6,7 @@ anonsql's own pipeline (Mondrian), whose format the SQL must read."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -16,12 +17,18 @@ from dependency_fixtures import FDS, hierarchies, quasis, table3
 from helpers import load_people, people_spec
 
 from anonsql import api
-from anonsql.algorithms.dependency.encoding import Quasi, encode_table, fetch_records
+from anonsql.algorithms.dependency.encoding import (
+    EncodedRecords,
+    Quasi,
+    encode_table,
+    fetch_records,
+)
 from anonsql.algorithms.dependency.k_assemble import k_assemble
 from anonsql.algorithms.dependency.k_member import k_member
 from anonsql.algorithms.dependency.loss import dependency_loss
 from anonsql.algorithms.dependency.pair_enum import pair_enum
 from anonsql.algorithms.dependency.release import assign_rows, decision_table, write_release
+from anonsql.algorithms.dependency.result import ClusteringResult
 from anonsql.algorithms.dependency.top_down import top_down
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
@@ -36,6 +43,9 @@ _names = itertools.count()
 
 def name(prefix: str) -> TableName:
     return TableName(f"{prefix}{next(_names)}", "main")
+
+
+Algorithm = Callable[[EncodedRecords], ClusteringResult]
 
 
 def lookups(
@@ -55,12 +65,12 @@ def publish(
     fds: list[str],
     leaves: dict[str, TableName],
     nodes: dict[str, TableName],
-    run: object,
+    run: Algorithm,
     passthrough: list[str],
-) -> tuple[TableName, object, object]:
+) -> tuple[TableName, EncodedRecords, ClusteringResult]:
     parsed = parse_fds(fds)
     records = fetch_records(engine, source, qs, parsed, leaves)
-    result = run(records)  # type: ignore[operator]
+    result = run(records)
     decisions, parts, assigned, release = name("dec"), name("parts"), name("asg"), name("rel")
     engine.load_arrow(decisions, decision_table(records, result))
     engine.load_arrow(parts, result.parts)
@@ -97,7 +107,7 @@ def test_random_release_is_k_anonymous_and_sql_loss_matches(engine: Engine, algo
     qs = random_data.quasis()
     fds = [*random_data.FDS, "family, age -> note", "drug -> age"]
     leaves, nodes = lookups(engine, random_data.hierarchies())
-    runs = {
+    runs: dict[str, Algorithm] = {
         "pair_enum": lambda r: pair_enum(r, k, neighbours=3),
         "k_assemble": lambda r: k_assemble(r, k, pool=2, seed=1),
         "k_member": lambda r: k_member(r, k, seed=1),
@@ -108,15 +118,15 @@ def test_random_release_is_k_anonymous_and_sql_loss_matches(engine: Engine, algo
     )
     # the engine's encoding is the in-memory one, so every engine clusters the same way
     local = encode_table(data, qs, parse_fds(fds))
-    assert np.array_equal(local.codes, records.codes)  # type: ignore[attr-defined]
+    assert np.array_equal(local.codes, records.codes)
     published = engine.count_rows(release)
-    assert published == 70 - result.suppressed  # type: ignore[attr-defined]
+    assert published == 70 - result.suppressed
     violations = engine.query(
         "privacy/k_anonymity", relation=release, qids=[q.column for q in qs], k=k
     )
     assert violations == []
     sql = release_loss(engine, source, release, parse_fds(fds), qs, leaves, nodes)
-    numpy = dependency_loss(records, result.labels)  # type: ignore[arg-type, attr-defined]
+    numpy = dependency_loss(records, result.labels)
     assert sql.instances == numpy.instances
     assert [g.loss for g in sql.groups] == pytest.approx([g.loss for g in numpy.groups])
 

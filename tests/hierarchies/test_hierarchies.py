@@ -483,7 +483,8 @@ def test_builders_refuse_an_empty_column() -> None:
 # -- tables in the engine ------------------------------------------------------------------------
 def column(engine: Engine, relation: TableName, name: str) -> list[Any]:
     table = engine.query_arrow("select_all", relation=relation)
-    return table.column(name).to_pylist()
+    values: list[Any] = table.column(name).to_pylist()  # pyarrow is untyped
+    return values
 
 
 def test_materialize(engine: Engine) -> None:

@@ -4,7 +4,7 @@ independently in Python (per-class statistics with pandas, the predicates over P
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ _tables = itertools.count()
 Key = tuple[Any, ...]
 
 
-def load(engine: Engine, columns: dict[str, Sequence[Any]], name: str = "t") -> TableName:
+def load(engine: Engine, columns: Mapping[str, Sequence[Any]], name: str = "t") -> TableName:
     relation = TableName(f"{name}{next(_tables)}", "main")
     engine.load_arrow(relation, pa.table({c: list(v) for c, v in columns.items()}))
     return relation
@@ -59,7 +59,7 @@ def sql_violations(
 
 def python_violations(
     m: IdentityReservedModel,
-    columns: dict[str, Sequence[Any]],
+    columns: Mapping[str, Sequence[Any]],
     qids: Sequence[str],
     person: str,
     sa: str,
@@ -73,7 +73,7 @@ def python_violations(
         frame["__count"] = frame.groupby([*qids, person], dropna=False)[sa].transform("size")
         keys_of.append("__count")
     class_id = frame.groupby(keys_of, dropna=False, sort=False).ngroup().to_numpy()
-    keys = {}
+    keys: dict[int, Key] = {}
     for i, cid in enumerate(class_id):
         keys.setdefault(int(cid), tuple(frame[q].iloc[i] for q in keys_of))
     person_codes = pd.factorize(frame[person])[0]

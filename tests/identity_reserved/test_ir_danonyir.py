@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from ir_fixtures import table_2_individuals
 from ir_helpers import model
@@ -32,7 +33,7 @@ FOUR_MODELS = [
 ]
 
 
-def exact(values: np.ndarray) -> list[Fraction]:
+def exact(values: npt.NDArray[np.float64]) -> list[Fraction]:
     return [Fraction(float(v)).limit_denominator(1000) for v in values]
 
 

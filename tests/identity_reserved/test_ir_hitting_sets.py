@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ from anonsql.privacy.hitting_sets import (
 PAPER_PSI = [{1, 3}, {1, 3, 5}, {1, 6}, {3, 5}, {5, 7}, {4}, {4, 5}, {4, 6}]
 
 
-def rows(sets: list[set[int]] | list[frozenset[int]], values: int = 130) -> np.ndarray:
+def rows(sets: list[set[int]] | list[frozenset[int]], values: int = 130) -> npt.NDArray[np.uint64]:
     indptr = np.concatenate([[0], np.cumsum([len(s) for s in sets])])
     codes = [v for s in sets for v in sorted(s)]
     return bitmask_rows(indptr, codes, values)

@@ -50,12 +50,13 @@ def test_table_3_is_ir_but_q2_leaks(engine: Engine) -> None:
 
 def test_table_4_satisfies_all_four_and_the_boundaries(engine: Engine) -> None:
     # T3: both classes satisfy EIR 3-div, EIR/IR (0.4, 0.6), IR (3,3)
-    for name, params in [
+    cases: list[tuple[str, dict[str, Any]]] = [
         ("ir_kl_anonymity", {"k": 3, "l": 3}),
         ("ir_alpha_beta_anonymity", {"alpha": 0.4, "beta": 0.6}),
         ("eir_l_diversity", {"l": 3}),
         ("eir_alpha_beta_anonymity", {"alpha": 0.4, "beta": 0.6}),
-    ]:
+    ]
+    for name, params in cases:
         assert check(engine, TABLE_4, name, **params) == {}, name
     # τ = 3 in both classes: EIR 4-diversity fails on both, reporting τ
     assert check(engine, TABLE_4, "eir_l_diversity", l=4) == {
@@ -177,7 +178,7 @@ def relations(draw: st.DrawFn) -> dict[str, list[Any]]:
     }
 
 
-MODEL_CASES = [
+MODEL_CASES: list[tuple[str, dict[str, Any]]] = [
     ("ir_kl_anonymity", {"k": 2, "l": 2}),
     ("ir_kl_anonymity", {"k": 3, "l": 1}),
     ("ir_alpha_beta_anonymity", {"alpha": 0.5, "beta": 0.5}),
@@ -225,7 +226,11 @@ def test_reported_hitting_set_is_the_smallest_reasoning_set(
 ) -> None:
     # T13 / digest D-1: Theorem 3.1 is an equivalence, and the SQL search reports τ exactly
     rows = [(p, v) for p, values in enumerate(sets) for v in sorted(values)]
-    data = {"p": [r[0] for r in rows], "q": ["x"] * len(rows), "s": [r[1] for r in rows]}
+    data: dict[str, list[Any]] = {
+        "p": [r[0] for r in rows],
+        "q": ["x"] * len(rows),
+        "s": [r[1] for r in rows],
+    }
     relation = load(engine, data)
     tau = _reasoning_minimum(sets)
     for ell in (tau, tau + 1):

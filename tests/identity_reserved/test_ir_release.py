@@ -80,7 +80,12 @@ def test_fetched_individuals_match_the_in_memory_encoding(engine: Engine) -> Non
 
 
 def test_fetch_refuses_bad_input(engine: Engine) -> None:
-    base = {"p": [1, 1, 2], "c": ["x", "y", "x"], "n": [1, 2, None], "s": ["a", "b", "a"]}
+    base: dict[str, list[Any]] = {
+        "p": [1, 1, 2],
+        "c": ["x", "y", "x"],
+        "n": [1, 2, None],
+        "s": ["a", "b", "a"],
+    }
     source = load(engine, base)
     with pytest.raises(SpecError, match="different values of this categorical") as err:
         fetch_individuals(engine, source, person="p", sensitive="s", categorical=["c"])

@@ -171,11 +171,11 @@ def test_interrupted_run_leaves_previous_output(
     calls = {"n": 0}
     original = mondrian._MondrianRun._rewrite
 
-    def interrupt_on_third(self: object, *args: object) -> None:
+    def interrupt_on_third(self: mondrian._MondrianRun, *args: Any) -> None:
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        original(self, *args)  # type: ignore[arg-type]
+        original(self, *args)
 
     monkeypatch.setattr(mondrian._MondrianRun, "_rewrite", interrupt_on_third)
     with pytest.raises(InterruptedRun):

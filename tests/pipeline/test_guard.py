@@ -21,7 +21,8 @@ QIDS = ["age", "city", "income"]
 
 def frame_of(engine: Engine, relation: TableName | str) -> pd.DataFrame:
     rel = relation if isinstance(relation, TableName) else TableName.parse(relation)
-    return engine.query_arrow("select_all", relation=rel).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=rel).to_pandas()
+    return frame
 
 
 def smallest_class(engine: Engine) -> tuple[int, list[str]]:
@@ -168,6 +169,7 @@ def test_one_to_many_views_guard_persons(engine: Engine, tmp_path: Path) -> None
     persons = frame_of(engine, result.names.by_person)
     assert len(persons) == 60
     first = persons.groupby(["age", "city"]).size().idxmin()
+    assert isinstance(first, tuple)  # a label of the (age, city) index
     members = persons[(persons["age"] == first[0]) & (persons["city"] == first[1])]
     person_map = frame_of(engine, "anon_private.visits__person_map")
     doomed = person_map[person_map["person"].isin(members["pid"])]["person_id"].tolist()

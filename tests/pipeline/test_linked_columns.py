@@ -5,6 +5,7 @@ the column, pandas counts distinct values, and both must name the same quasi-ide
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pyarrow as pa
 import pytest
@@ -47,7 +48,7 @@ def random_table(seed: int) -> pa.Table:
             "flag": [True, False, True, False][pick],
         }[q]
 
-    columns: dict[str, list[object]] = {"key": keys}
+    columns: dict[str, Sequence[object]] = {"key": keys}
     for q in QIDS:
         columns[q] = [value(q, k, i) for i, k in enumerate(keys)]
     types = {"key": pa.string(), "word": pa.string(), "number": pa.int64()}

@@ -1,10 +1,10 @@
 """Every statement of a fixed run, per engine, kept as a snapshot so that changes to generated
-SQL are visible in review. The statements are executed while they are recorded: the snapshot
-is what ran. Regenerate with ``UPDATE_SNAPSHOTS=1 pytest tests/test_sql_snapshots.py``."""
+SQL are visible in review. The statements are executed while they are recorded: the snapshot is
+what ran (pretty-printed where the engine runs transpiled SQL: tests/support/sql_snapshots.py).
+Regenerate with ``UPDATE_SNAPSHOTS=1 pytest tests/pipeline/test_sql_snapshots.py``."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ import pytest
 from helpers import load_people, people_spec
 from one_to_many_fixtures import example_spec, load_table_1a
 from paths import SNAPSHOTS
+from sql_snapshots import compare
 
 from anonsql import api
 from anonsql.engines import Engine
@@ -30,22 +31,12 @@ def normalize(statement: str, tmp: Path) -> str:
     return statement.replace(str(tmp), "TMP")
 
 
-def record(engine: Engine, spec: dict[str, Any], tmp: Path) -> str:
+def record(engine: Engine, spec: dict[str, Any], tmp: Path) -> list[str]:
     statements: list[str] = []
     engine.listeners.append(statements.append)
     api.run(spec, engine=engine)
     engine.listeners.remove(statements.append)
-    return "\n".join(normalize(s, tmp) + ";" for s in statements) + "\n"
-
-
-def compare(engine: Engine, text: str, name: str) -> None:
-    path = SNAPSHOTS / engine.dialect / name
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), (
-        f"generated SQL changed; review and run UPDATE_SNAPSHOTS=1 to accept ({path})"
-    )
+    return [normalize(s, tmp) for s in statements]
 
 
 @pytest.mark.parametrize("rounds", ["in_memory", "sql"])
@@ -65,11 +56,12 @@ def test_generated_sql_matches_snapshot(engine: Engine, tmp_path: Path, rounds: 
     if rounds == "sql":
         spec["algorithm"] = {"mondrian": {"max_rows_in_memory": 0}}
         name = "people_k5_l2_sql_rounds.sql"
-    compare(engine, record(engine, spec, tmp_path), name)
+    compare(SNAPSHOTS / engine.dialect / name, record(engine, spec, tmp_path), engine.dialect)
 
 
 def test_one_to_many_sql_matches_snapshot(engine: Engine, tmp_path: Path) -> None:
     """The 1:M run of the paper's example (Partition rounds, person-level Mondrian, the two
     views and their checks)."""
     load_table_1a(engine)
-    compare(engine, record(engine, example_spec(tmp_path), tmp_path), "visits_kl_2_3.sql")
+    statements = record(engine, example_spec(tmp_path), tmp_path)
+    compare(SNAPSHOTS / engine.dialect / "visits_kl_2_3.sql", statements, engine.dialect)

@@ -123,7 +123,7 @@ def test_from_triples_adds_duplicates_and_drops_zeros(dense: Dense, data: st.Dat
     rows = np.array(data.draw(st.lists(st.integers(0, max(parts - 1, 0)), min_size=n, max_size=n)))
     codes = np.array(data.draw(st.lists(st.integers(0, values - 1), min_size=n, max_size=n)))
     counts = np.array(data.draw(st.lists(st.integers(0, 9), min_size=n, max_size=n)))
-    h = hist.from_triples(rows, codes, counts, dense.shape)
+    h = hist.from_triples(rows, codes, counts, (parts, values))
     expected = np.zeros(dense.shape, dtype=np.int64)
     np.add.at(expected, (rows.astype(np.int64), codes.astype(np.int64)), counts)
     check_canonical(h, dense.shape)
@@ -328,7 +328,8 @@ def peak_bytes(work: Callable[[], object]) -> int:
 
 
 def dense_row(h: Any, i: int) -> Dense:
-    return hist.to_dense(hist.take(h, np.array([i])))[0]
+    row: Dense = hist.to_dense(hist.take(h, np.array([i])))[0]
+    return row
 
 
 def test_high_cardinality_matches_dense_rows(wide: tuple[Any, Dense]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,7 @@ def model(name: str, **params: Any) -> PrivacyModel:
     return PRIVACY_MODELS.get(name).from_spec(params, key=f"privacy[0].{name}")
 
 
-def load(engine: Engine, columns: dict[str, Sequence[Any]]) -> TableName:
+def load(engine: Engine, columns: Mapping[str, Sequence[Any]]) -> TableName:
     relation = TableName(f"t{next(_tables)}")
     engine.load_arrow(relation, pa.table(columns))
     return relation
@@ -57,7 +57,7 @@ def sql_violations(
 
 
 def part_stats(
-    columns: dict[str, Sequence[Any]], qids: Sequence[str], sa: str
+    columns: Mapping[str, Sequence[Any]], qids: Sequence[str], sa: str
 ) -> tuple[list[Key], PartStats]:
     """Classes of a table and their PartStats, built with pandas independently of the SQL.
 
@@ -83,7 +83,7 @@ def part_stats(
 
 
 def python_violations(
-    m: PrivacyModel, columns: dict[str, Sequence[Any]], qids: Sequence[str], sa: str
+    m: PrivacyModel, columns: Mapping[str, Sequence[Any]], qids: Sequence[str], sa: str
 ) -> set[Key]:
     keys, stats = part_stats(columns, qids, sa)
     holds = m.holds(stats)
@@ -245,7 +245,7 @@ def test_t_closeness_single_value_domain(engine: Engine) -> None:
         assert check_both(engine, m, table, ["qid"], "sa") == {}
 
 
-ALL_MODELS = [
+ALL_MODELS: list[tuple[str, dict[str, Any]]] = [
     ("distinct_l_diversity", {"l": 2}),
     ("entropy_l_diversity", {"l": 1.8}),
     ("recursive_cl_diversity", {"c": 2.0, "l": 2}),

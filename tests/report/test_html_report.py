@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import cast
 
 import pytest
 from helpers import load_people, people_spec
@@ -137,7 +138,8 @@ def test_report_in_a_real_browser(tmp_path: Path) -> None:
     # and painted it: the screenshot holds text and the charts' bars (their blue), not a blank page
     image = Image.open(shot).convert("RGB")
     assert image.size == (1000, 1400)
-    colours = image.getcolors(maxcolors=1 << 20) or []
+    # an RGB image's colours are (r, g, b) tuples; Pillow types those of any mode
+    colours = cast("list[tuple[int, tuple[int, int, int]]]", image.getcolors(1 << 20) or [])
     bar_pixels = sum(n for n, rgb in colours if rgb == (0x00, 0x72, 0xB2))
     dark_pixels = sum(n for n, rgb in colours if sum(rgb) < 200)
     assert bar_pixels > 2000, bar_pixels

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -46,8 +46,13 @@ def rows_of(engine: Engine, model: PrivacyModel, relation: TableName, qids: list
     return engine.fetchall(ready.violations_sql(engine.sql, relation, qids))
 
 
-def model(cls: type[PrivacyModel], **params: Any) -> PrivacyModel:
-    return cls.from_spec(params, key=f"privacy[0].{cls.name}")
+Model = TypeVar("Model", bound=PrivacyModel)
+
+
+def model(cls: type[Model], **params: Any) -> Model:
+    built = cls.from_spec(params, key=f"privacy[0].{cls.name}")
+    assert isinstance(built, cls)
+    return built
 
 
 # classes of 1, 2, 2 and 5 rows: average risk 4/10, 1 sample unique, 5 rows in classes below 5
@@ -72,21 +77,21 @@ def test_average_risk_fixture(engine: Engine) -> None:
     relation = load(engine, FIXTURE)
     sizes = ClassSizes.from_class_sizes([1, 2, 2, 5])
     holds = model(AverageReidentificationRisk, threshold=0.4)
-    assert holds.holds_table(sizes) and rows_of(engine, holds, relation, QIDS) == []  # type: ignore[attr-defined]
+    assert holds.holds_table(sizes) and rows_of(engine, holds, relation, QIDS) == []
     fails = model(AverageReidentificationRisk, threshold=0.3)
-    assert not fails.holds_table(sizes)  # type: ignore[attr-defined]
+    assert not fails.holds_table(sizes)
     [(average, bound, at_risk)] = rows_of(engine, fails, relation, QIDS)
     assert (average, bound, at_risk) == (pytest.approx(0.4), pytest.approx(0.3), None)
     at_risk_model = model(
         AverageReidentificationRisk, threshold=0.5, highest_risk=0.2, records_at_risk=0.4
     )
-    assert not at_risk_model.holds_table(sizes)  # type: ignore[attr-defined]
+    assert not at_risk_model.holds_table(sizes)
     [(average, bound, at_risk)] = rows_of(engine, at_risk_model, relation, QIDS)
     assert (average, bound, at_risk) == (pytest.approx(0.4), pytest.approx(0.5), 0.5)
     relaxed = model(
         AverageReidentificationRisk, threshold=0.5, highest_risk=0.5, records_at_risk=0.1
     )
-    assert relaxed.holds_table(sizes) and rows_of(engine, relaxed, relation, QIDS) == []  # type: ignore[attr-defined]
+    assert relaxed.holds_table(sizes) and rows_of(engine, relaxed, relation, QIDS) == []
 
 
 def test_sample_uniqueness_fixture(engine: Engine) -> None:
@@ -120,12 +125,12 @@ def test_population_uniqueness_follows_arx_rules() -> None:
     population = PopulationModel(10_000)
     no_uniques = ClassSizes(np.array([2, 3]), np.array([10, 10]))
     strict = model(PopulationUniqueness, threshold=0.0, population_size=10_000)
-    assert strict.holds_table(no_uniques)  # type: ignore[attr-defined]
+    assert strict.holds_table(no_uniques)
     # every record unique: Pitman has no finite fit and Dankar's rule has no Zayatz fallback in
     # the criterion (ARX), so no estimate: violated at any threshold
     all_unique = ClassSizes(np.array([1]), np.array([50]))
     assert estimate(all_unique, population, "dankar", zayatz_fallback=False) is None
-    assert not model(PopulationUniqueness, threshold=1.0, population_size=10_000).holds_table(  # type: ignore[attr-defined]
+    assert not model(PopulationUniqueness, threshold=1.0, population_size=10_000).holds_table(
         all_unique
     )
     mixed = ClassSizes(np.array([1, 2, 3, 5, 8]), np.array([300, 120, 60, 20, 5]))
@@ -139,7 +144,7 @@ def test_population_uniqueness_follows_arx_rules() -> None:
     above = model(
         PopulationUniqueness, threshold=share * 0.99, estimator="pitman", population_size=100_000
     )
-    assert below.holds_table(mixed) and not above.holds_table(mixed)  # type: ignore[attr-defined]
+    assert below.holds_table(mixed) and not above.holds_table(mixed)
 
 
 def test_k_map_per_class(engine: Engine) -> None:

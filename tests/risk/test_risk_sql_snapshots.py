@@ -1,13 +1,14 @@
 """Every statement the risk package and the ARX models added beside it generate, per engine, kept
-as a snapshot and executed while it is recorded. Regenerate with
+as a snapshot (tests/support/sql_snapshots.py) and executed while it is recorded. Regenerate with
 ``UPDATE_SNAPSHOTS=1 pytest tests/risk/test_risk_sql_snapshots.py``."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
+from sql_snapshots import compare
 
 from anonsql.engines import Engine
 from anonsql.privacy import PRIVACY_MODELS
@@ -41,7 +42,7 @@ def test_risk_sql_matches_snapshot(engine: Engine) -> None:
         engine, sample, QIDS, population_table=PopulationTable(population, "n"), weight="w"
     )
     measure_risk(engine, sample, QIDS, population=PopulationModel(100))
-    entries = [
+    entries: list[tuple[str, dict[str, Any]]] = [
         ("k_map", {"k": 5, "population": "main.population", "count": "n"}),
         (
             "average_reidentification_risk",
@@ -65,11 +66,4 @@ def test_risk_sql_matches_snapshot(engine: Engine) -> None:
         ready = model.prepared(engine, sample, QIDS)
         engine.fetchall(ready.violations_sql(engine.sql, sample, QIDS))
     engine.listeners.remove(statements.append)
-    text = "\n".join(s + ";" for s in statements) + "\n"
-    path = SNAPSHOTS / engine.dialect / "risk.sql"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), (
-        f"generated SQL changed; review and run UPDATE_SNAPSHOTS=1 to accept ({path})"
-    )
+    compare(SNAPSHOTS / engine.dialect / "risk.sql", statements, engine.dialect)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from anonsql.risk import special
 ARGUMENTS = np.concatenate([np.geomspace(1e-6, 1e12, 20_000), np.linspace(0.01, 40, 4_001)])
 
 
-def _close(got: np.ndarray, expected: np.ndarray) -> None:
+def _close(got: npt.NDArray[np.float64], expected: npt.NDArray[np.float64]) -> None:
     # relative to the value, or absolute near digamma's root at 1.4616 where the value is ~0
     error = np.abs(got - expected)
     assert np.all(error <= 4e-15 * np.maximum(np.abs(expected), 1.0)), error.max()

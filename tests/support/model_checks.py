@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from anonsql.engines import ColumnInfo
@@ -31,7 +32,7 @@ def instances(name: str, column: str, sa_type: str) -> list[PrivacyModel]:
     return found
 
 
-def _codes(values: pd.Series) -> tuple[np.ndarray, int]:
+def _codes(values: pd.Series) -> tuple[npt.NDArray[np.int64], int]:
     """Dense codes in ascending value order, NULL last (as the pipeline codes values)."""
     present = sorted({v for v in values if v is not None and not pd.isna(v)})
     codes = pd.Categorical(values, categories=present).codes.astype(np.int64)
@@ -87,7 +88,9 @@ def individual_stats(
     pairs = rows.drop_duplicates(["__class", person, "__code"])
     histogram = np.zeros((classes, width), dtype=np.int64)
     np.add.at(histogram, (pairs["__class"].to_numpy(), pairs["__code"].to_numpy()), 1)
-    value_sets = per_individual["__code"].agg(lambda c: tuple(sorted(set(c)))).reset_index()
+    # pandas-stubs allow only scalars from an aggregation; pandas keeps the tuples as objects
+    sets_of = per_individual["__code"].agg(lambda c: tuple(sorted(set(c))))  # type: ignore[type-var]
+    value_sets = sets_of.reset_index()
     set_id, distinct_sets = pd.factorize(value_sets["__code"])
     set_histogram = np.zeros((classes, len(distinct_sets)), dtype=np.int64)
     np.add.at(set_histogram, (value_sets["__class"].to_numpy(), set_id), 1)
@@ -159,7 +162,7 @@ def stats_of(
     if "population" in model.requires:
         assert population is not None, f"{model.name} needs a population table"
         persons = Counter(_keys(population, qids))
-        first = {}
+        first: dict[int, tuple[object, ...]] = {}
         for group, key in zip(classes, _keys(units, qids), strict=True):
             first.setdefault(int(group), key)
         sizes = np.array([persons[first[g]] for g in range(len(first))], dtype=np.float64)

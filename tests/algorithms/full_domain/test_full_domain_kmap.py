@@ -143,7 +143,8 @@ def minimal(nodes: set[tuple[int, int]]) -> set[tuple[int, int]]:
 
 
 def frame_of(engine: Engine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 def test_kmap_allows_a_finer_node_than_k_anonymity(engine: Engine, tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ difference in a candidate's loss can flip a tie and change a release."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from hypothesis import given, settings
@@ -40,8 +42,8 @@ def test_group_helpers_match_pandas(keys: list[int], data: st.DataObject) -> Non
         assert col.segment_reduce(np.minimum, values, first).tolist() == expected
     shuffled = np.array(keys, np.int64)
     kept = pd.Series(shuffled).drop_duplicates().index.to_numpy()
-    group, first = col.groups_in_order(shuffled)
-    assert first.tolist() == kept.tolist()
+    group, first_of_group = col.groups_in_order(shuffled)
+    assert first_of_group.tolist() == kept.tolist()
     assert group.tolist() == pd.Series(shuffled).groupby(shuffled, sort=False).ngroup().tolist()
 
 
@@ -69,7 +71,9 @@ def test_lookup_is_an_inner_join_on_the_key(
     st.lists(st.integers(-(2**62), 2**62), max_size=40),
     st.sampled_from([np.int64, np.int32, np.uint64]),
 )
-def test_lookup_of_one_key_is_an_inner_join(right: list[int], left: list[int], kind: type) -> None:
+def test_lookup_of_one_key_is_an_inner_join(
+    right: list[int], left: list[int], kind: type[np.integer[Any]]
+) -> None:
     # one integer key is searched as it is; uint64 (and values that do not fit) take the
     # dense recoding
     info = np.iinfo(kind)

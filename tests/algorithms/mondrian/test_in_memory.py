@@ -8,12 +8,12 @@ all in memory, or switching part-way."""
 from __future__ import annotations
 
 import itertools
-import os
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pytest
+from engine_configs import selected
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,7 +107,7 @@ def _contents(
 
 
 #: Spark spends about a second on each statement: its session (``make test-spark``) runs fewer.
-EXAMPLES = 6 if "spark" in os.environ.get("ANONSQL_TEST_ENGINES", "") else 20
+EXAMPLES = 6 if "spark" in selected() else 20
 
 
 @settings(

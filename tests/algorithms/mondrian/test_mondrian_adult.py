@@ -31,7 +31,8 @@ def adult() -> Any:
 
 
 def published(engine: DuckDBEngine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 @pytest.mark.parametrize("k", [2, 5, 10, 25, 50, 100])

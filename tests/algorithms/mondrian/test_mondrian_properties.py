@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -70,7 +71,7 @@ def emd_equal(class_sa: pd.Series, overall: pd.Series) -> float:
 def test_output_always_satisfies_models(
     tmp_path: Path,
     frame: pd.DataFrame,
-    privacy: list[dict[str, dict[str, object]]],
+    privacy: list[dict[str, dict[str, Any]]],
     grouped: bool,
     suppression: float,
 ) -> None:

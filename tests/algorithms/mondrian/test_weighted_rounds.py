@@ -60,13 +60,15 @@ rows_strategy = st.lists(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(rows=rows_strategy)
-def test_weighted_statistics_equal_the_rows(engine: Engine, rows: list[tuple[int, ...]]) -> None:
+def test_weighted_statistics_equal_the_rows(
+    engine: Engine, rows: list[tuple[int, int, int, int, int]]
+) -> None:
     schema = "weighted_stats"
     engine.ensure_schema(schema)
     raw, vectors = TableName("raw", schema), TableName("vectors", schema)
     engine.drop(raw)
     engine.drop(vectors)
-    engine.load_arrow(raw, _table(rows))  # type: ignore[arg-type]
+    engine.load_arrow(raw, _table(rows))
     engine.run("mondrian/compress", target=vectors, rows=raw, payload=PAYLOAD, weight="rows_n")
     assert _stats(engine, vectors, "rows_n") == _stats(engine, raw, None)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pytest
 
@@ -29,7 +30,7 @@ SLIDE_POINTS = [
 SLIDE_KEYS = [22, 24, 30, 31, 33, 35, 40, 42, 55, 56, 61, 63]  # 1 + Hilbert index
 
 
-def keys_in_engine(engine: Engine, points: np.ndarray, bits: int) -> list[int]:
+def keys_in_engine(engine: Engine, points: npt.NDArray[np.int64], bits: int) -> list[int]:
     table = TableName("pts", "main")
     columns = {"id": list(range(len(points)))}
     names = [f'axis {i}; "q"' for i in range(points.shape[1])]  # hostile column names

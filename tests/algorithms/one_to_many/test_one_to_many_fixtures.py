@@ -169,17 +169,12 @@ def test_record_level_k_anonymity_is_false_privacy(engine: Engine, tmp_path: Pat
         "person_consistency()": 1,  # Bob is published under two QID vectors
         "fingerprint_k_anonymity(column=disease, k=2)": 6,  # every fingerprint is unique
     }
-    result = api.check(
-        engine,
-        rel,
-        QIDS,
-        [
-            {"person_k_anonymity": {"k": 2}},
-            {"person_consistency": {}},
-            {"fingerprint_k_anonymity": {"column": "disease", "k": 2}},
-        ],
-        person="pid",
-    )
+    models: list[dict[str, dict[str, Any]]] = [
+        {"person_k_anonymity": {"k": 2}},
+        {"person_consistency": {}},
+        {"fingerprint_k_anonymity": {"column": "disease", "k": 2}},
+    ]
+    result = api.check(engine, rel, QIDS, models, person="pid")
     assert result.violations == person_checks
     with pytest.raises(SpecError, match="--person"):
         api.check(engine, rel, QIDS, [{"person_consistency": {}}])

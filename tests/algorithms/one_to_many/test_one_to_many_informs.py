@@ -41,7 +41,7 @@ def ancestors(file: str) -> dict[str, set[str]]:
     """leaf -> the labels of the leaf and all its ancestors, from a `leaf;...;root` file."""
     path = ROOT / "hierarchies" / "informs" / file
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as handle:
         lines = [line.strip().split(";") for line in handle if line.strip()]
     return {labels[0]: set(labels) for labels in lines}
 
@@ -72,7 +72,8 @@ def source(informs: DuckDBEngine) -> pd.DataFrame:
     people = informs.query_arrow(
         "select_all", relation=TableName("informs_demographics", "main")
     ).to_pandas()
-    return frame[["DUPERSID", SA]].merge(people[["DUPERSID", *QIDS]], on="DUPERSID")
+    merged: pd.DataFrame = frame[["DUPERSID", SA]].merge(people[["DUPERSID", *QIDS]], on="DUPERSID")
+    return merged
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,8 @@ def leaves_under(tree: dict[str, set[str]]) -> dict[str, int]:
 
 
 def frame_of(engine: Engine, relation: TableName) -> pd.DataFrame:
-    return engine.query_arrow("select_all", relation=relation).to_pandas()
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=relation).to_pandas()
+    return frame
 
 
 @pytest.mark.parametrize("k", [2, 5, 10, 25, 50, 100])
@@ -118,7 +120,8 @@ def test_kl_diversity_on_informs(
     # exactly the items of the person's fingerprint
     per_person = rows.groupby("DUPERSID")
     assert (per_person[QIDS].nunique() == 1).all().all()
-    items = per_person[SA].agg(lambda s: tuple(sorted(set(s))))
+    # pandas-stubs allow only scalars from an aggregation; pandas keeps the tuples as objects
+    items = per_person[SA].agg(lambda s: tuple(sorted(set(s))))  # type: ignore[type-var]
     assert items.to_dict() == persons.set_index("DUPERSID")["fp"].to_dict()
 
     # every published value generalizes the original one (hierarchies parsed here)

@@ -1,229 +1,2918 @@
-SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = 'people' ORDER BY ordinal_position;
-SELECT COUNT(*) AS "rows", COUNT(*) - COUNT("age") AS "nulls0", CAST(MIN("age") AS DOUBLE PRECISION) AS "min0", CAST(MAX("age") AS DOUBLE PRECISION) AS "max0", COUNT(*) - COUNT("city") AS "nulls1", COUNT(*) - COUNT("income") AS "nulls2", CAST(MIN("income") AS DOUBLE PRECISION) AS "min2", CAST(MAX("income") AS DOUBLE PRECISION) AS "max2", COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0" FROM "main"."people" AS src;
-WITH determines AS (SELECT "disease" AS p, MIN("age") AS "lo0", MAX("age") AS "hi0", MIN("city") AS "lo1", MAX("city") AS "hi1", MIN("income") AS "lo2", MAX("income") AS "hi2" FROM "main"."people" AS s GROUP BY "disease") SELECT CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0", SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0", CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1", SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1", CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2", SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2" FROM determines;
-WITH determines AS (SELECT "note" AS p, MIN("age") AS "lo0", MAX("age") AS "hi0", MIN("city") AS "lo1", MAX("city") AS "hi1", MIN("income") AS "lo2", MAX("income") AS "hi2" FROM "main"."people" AS s GROUP BY "note") SELECT CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0", SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0", CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1", SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1", CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2", SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2" FROM determines;
-SELECT schema_name FROM information_schema.schemata WHERE STARTS_WITH(schema_name, 'anonsql_work_') ORDER BY schema_name;
-SELECT PG_ADVISORY_LOCK(RUN);
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'main' AND table_name = 'people'
+ORDER BY
+  ordinal_position;
+
+SELECT
+  COUNT(*) AS "rows",
+  COUNT(*) - COUNT("age") AS "nulls0",
+  CAST(MIN("age") AS DOUBLE PRECISION) AS "min0",
+  CAST(MAX("age") AS DOUBLE PRECISION) AS "max0",
+  COUNT(*) - COUNT("city") AS "nulls1",
+  COUNT(*) - COUNT("income") AS "nulls2",
+  CAST(MIN("income") AS DOUBLE PRECISION) AS "min2",
+  CAST(MAX("income") AS DOUBLE PRECISION) AS "max2",
+  COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
+FROM "main"."people" AS src;
+
+WITH determines AS (
+  SELECT
+    "disease" AS p,
+    MIN("age") AS "lo0",
+    MAX("age") AS "hi0",
+    MIN("city") AS "lo1",
+    MAX("city") AS "hi1",
+    MIN("income") AS "lo2",
+    MAX("income") AS "hi2"
+  FROM "main"."people" AS s
+  GROUP BY
+    "disease"
+)
+SELECT
+  CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0",
+  SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0",
+  CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
+  SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
+  CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+FROM determines;
+
+WITH determines AS (
+  SELECT
+    "note" AS p,
+    MIN("age") AS "lo0",
+    MAX("age") AS "hi0",
+    MIN("city") AS "lo1",
+    MAX("city") AS "hi1",
+    MIN("income") AS "lo2",
+    MAX("income") AS "hi2"
+  FROM "main"."people" AS s
+  GROUP BY
+    "note"
+)
+SELECT
+  CASE WHEN MIN("lo0") <> MAX("hi0") THEN 1 ELSE 0 END AS "several0",
+  SUM(CASE WHEN "lo0" <> "hi0" THEN 1 ELSE 0 END) AS "split0",
+  CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
+  SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
+  CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+FROM determines;
+
+SELECT
+  schema_name
+FROM information_schema.schemata
+WHERE
+  STARTS_WITH(schema_name, 'anonsql_work_')
+ORDER BY
+  schema_name;
+
+SELECT
+  PG_ADVISORY_LOCK(RUN);
+
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
-CREATE TABLE "anonsql_work_RUN"."leaves1" ("value" TEXT, "leaf_rank" INT);
-COPY "anonsql_work_RUN"."leaves1" ("value", "leaf_rank") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."leaves1" (
+  "value" TEXT,
+  "leaf_rank" INT
+);
+
+COPY "anonsql_work_RUN"."leaves1" (
+  "value",
+  "leaf_rank"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."leaves1";
-CREATE TABLE "anonsql_work_RUN"."nodes1" ("node_id" INT, "label" TEXT, "depth" INT, "parent_id" INT, "first_leaf" INT, "last_leaf" INT, "leaf_count" INT, "ncp" DOUBLE PRECISION);
-COPY "anonsql_work_RUN"."nodes1" ("node_id", "label", "depth", "parent_id", "first_leaf", "last_leaf", "leaf_count", "ncp") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."nodes1" (
+  "node_id" INT,
+  "label" TEXT,
+  "depth" INT,
+  "parent_id" INT,
+  "first_leaf" INT,
+  "last_leaf" INT,
+  "leaf_count" INT,
+  "ncp" DOUBLE PRECISION
+);
+
+COPY "anonsql_work_RUN"."nodes1" (
+  "node_id",
+  "label",
+  "depth",
+  "parent_id",
+  "first_leaf",
+  "last_leaf",
+  "leaf_count",
+  "ncp"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."nodes1";
-SELECT COUNT(*) AS uncovered_rows, COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values FROM (SELECT CAST("city" AS TEXT) AS value FROM "main"."people" AS s) AS src WHERE NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value);
-CREATE TABLE "anonsql_work_RUN"."ancestors" ("dim" INT, "leaf_rank" INT, "depth" INT, "node_id" INT, "ordinal" INT);
-COPY "anonsql_work_RUN"."ancestors" ("dim", "leaf_rank", "depth", "node_id", "ordinal") FROM STDIN;
+
+SELECT
+  COUNT(*) AS uncovered_rows,
+  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values
+FROM (
+  SELECT
+    CAST("city" AS TEXT) AS value
+  FROM "main"."people" AS s
+) AS src
+WHERE
+  NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."leaves1" AS leaf
+    WHERE
+      leaf.value = src.value
+  );
+
+CREATE TABLE "anonsql_work_RUN"."ancestors" (
+  "dim" INT,
+  "leaf_rank" INT,
+  "depth" INT,
+  "node_id" INT,
+  "ordinal" INT
+);
+
+COPY "anonsql_work_RUN"."ancestors" (
+  "dim",
+  "leaf_rank",
+  "depth",
+  "node_id",
+  "ordinal"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."ancestors";
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows" AS SELECT CAST(0 AS BIGINT) AS pid, src."age" AS "q0", "l1".leaf_rank AS "q1", src."income" AS "q2", CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0" FROM "main"."people" AS src JOIN "anonsql_work_RUN"."leaves1" AS "l1" ON "l1".value = CAST(src."city" AS TEXT);
-SELECT "s0" AS code, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" GROUP BY "s0" ORDER BY code;
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."done" AS SELECT * FROM "anonsql_work_RUN"."rows" WHERE FALSE;
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 0 AND w.pid < 20000 GROUP BY w.pid ORDER BY w.pid;
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows" AS
+SELECT
+  CAST(0 AS BIGINT) AS pid,
+  src."age" AS "q0",
+  "l1".leaf_rank AS "q1",
+  src."income" AS "q2",
+  CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0"
+FROM "main"."people" AS src
+JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".value = CAST(src."city" AS TEXT);
+
+SELECT
+  "s0" AS code,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows"
+GROUP BY
+  "s0"
+ORDER BY
+  code;
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."done" AS
+SELECT
+  *
+FROM "anonsql_work_RUN"."rows"
+WHERE
+  FALSE;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 0 AND w.pid < 20000
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 0 AND w.pid < 20000 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 0 AND w.pid < 20000);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 0
+  AND w.pid < 20000
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 0 AND w.pid < 20000
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 1 AND w.pid < 20001 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 1 AND w.pid < 20001
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 1 AND w.pid < 20001 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 1 AND w.pid < 20001);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 1
+  AND w.pid < 20001
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 1 AND w.pid < 20001
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 3 AND w.pid < 20003 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 3 AND w.pid < 20003
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 3 AND w.pid < 20003 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 3 AND w.pid < 20003);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 3
+  AND w.pid < 20003
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 3 AND w.pid < 20003
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 7 AND w.pid < 20007 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 7 AND w.pid < 20007
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 7 AND w.pid < 20007 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 7 AND w.pid < 20007);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 7
+  AND w.pid < 20007
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 7 AND w.pid < 20007
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 15 AND w.pid < 20015 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 15 AND w.pid < 20015
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 15 AND w.pid < 20015 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 15 AND w.pid < 20015);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 15
+  AND w.pid < 20015
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 15 AND w.pid < 20015
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 31 AND w.pid < 20031 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 31 AND w.pid < 20031
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 31 AND w.pid < 20031 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 31 AND w.pid < 20031);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 31
+  AND w.pid < 20031
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 31 AND w.pid < 20031
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 67 AND w.pid < 20067 GROUP BY w.pid ORDER BY w.pid;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 67 AND w.pid < 20067
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."pstate";
-CREATE TABLE "anonsql_work_RUN"."pstate" ("pid" BIGINT, "t0" BOOLEAN, "p0" BIGINT, "t1" BOOLEAN, "p1" INT, "t2" BOOLEAN, "p2" BIGINT);
-COPY "anonsql_work_RUN"."pstate" ("pid", "t0", "p0", "t1", "p1", "t2", "p2") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."pstate" (
+  "pid" BIGINT,
+  "t0" BOOLEAN,
+  "p0" BIGINT,
+  "t1" BOOLEAN,
+  "p1" INT,
+  "t2" BOOLEAN,
+  "p2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."pstate" (
+  "pid",
+  "t0",
+  "p0",
+  "t1",
+  "p1",
+  "t2",
+  "p2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."pstate";
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, COUNT(*) AS n, MIN(w."q0") AS "lo0", MAX(w."q0") AS "hi0", MIN(w."q1") AS "lo1", MAX(w."q1") AS "hi1", MIN(w."q2") AS "lo2", MAX(w."q2") AS "hi2" FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
-SELECT w.pid AS pid, 0 AS dim, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t0" GROUP BY w.pid, CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END, w."s0" UNION ALL SELECT w.pid AS pid, 1 AS dim, a.node_id AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1 WHERE p."t1" GROUP BY w.pid, a.node_id, w."s0" UNION ALL SELECT w.pid AS pid, 2 AS dim, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin, w."s0" AS sa, COUNT(*) AS n FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid WHERE p."t2" GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "lo0",
+  MAX(w."q0") AS "hi0",
+  MIN(w."q1") AS "lo1",
+  MAX(w."q1") AS "hi1",
+  MIN(w."q2") AS "lo2",
+  MAX(w."q2") AS "hi2"
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END;
+
+SELECT
+  w.pid AS pid,
+  0 AS dim,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t0"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  1 AS dim,
+  a.node_id AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = 1 AND a.leaf_rank = w."q1" AND a.depth = p."p1" + 1
+WHERE
+  p."t1"
+GROUP BY
+  w.pid,
+  a.node_id,
+  w."s0"
+UNION ALL
+SELECT
+  w.pid AS pid,
+  2 AS dim,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END AS bin,
+  w."s0" AS sa,
+  COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+WHERE
+  p."t2"
+GROUP BY
+  w.pid,
+  CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END,
+  w."s0";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."split";
-CREATE TABLE "anonsql_work_RUN"."split" ("pid" BIGINT, "dim" INT, "depth" INT);
-COPY "anonsql_work_RUN"."split" ("pid", "dim", "depth") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."split" (
+  "pid" BIGINT,
+  "dim" INT,
+  "depth" INT
+);
+
+COPY "anonsql_work_RUN"."split" (
+  "pid",
+  "dim",
+  "depth"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."split";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."decisions";
-CREATE TABLE "anonsql_work_RUN"."decisions" ("pid" BIGINT, "bin" BIGINT, "new_pid" BIGINT);
-COPY "anonsql_work_RUN"."decisions" ("pid", "bin", "new_pid") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."decisions" (
+  "pid" BIGINT,
+  "bin" BIGINT,
+  "new_pid" BIGINT
+);
+
+COPY "anonsql_work_RUN"."decisions" (
+  "pid",
+  "bin",
+  "new_pid"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."decisions";
-INSERT INTO "anonsql_work_RUN"."done" SELECT w.* FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 67 AND w.pid < 20067 AND NOT EXISTS(SELECT 1 FROM "anonsql_work_RUN"."split" AS s WHERE s.pid = w.pid);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0" FROM (SELECT w.*, s.dim AS split_dim, s.depth AS split_depth, CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf FROM "anonsql_work_RUN"."rows" AS w JOIN "anonsql_work_RUN"."split" AS s ON s.pid = w.pid) AS w JOIN "anonsql_work_RUN"."pstate" AS p ON p.pid = w.pid LEFT JOIN "anonsql_work_RUN"."ancestors" AS a ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf JOIN "anonsql_work_RUN"."decisions" AS d ON d.pid = w.pid AND d.bin = CASE w.split_dim WHEN 0 THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END WHEN 2 THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END ELSE a.node_id END UNION ALL SELECT w.pid, w."q0", w."q1", w."q2", w."s0" FROM "anonsql_work_RUN"."rows" AS w WHERE NOT (w.pid >= 67 AND w.pid < 20067);
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  w.*
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 67
+  AND w.pid < 20067
+  AND NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."split" AS s
+    WHERE
+      s.pid = w.pid
+  );
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows_next" AS
+SELECT
+  d.new_pid AS pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM (
+  SELECT
+    w.*,
+    s.dim AS split_dim,
+    s.depth AS split_depth,
+    CASE s.dim WHEN 1 THEN w."q1" END AS split_leaf
+  FROM "anonsql_work_RUN"."rows" AS w
+  JOIN "anonsql_work_RUN"."split" AS s
+    ON s.pid = w.pid
+) AS w
+JOIN "anonsql_work_RUN"."pstate" AS p
+  ON p.pid = w.pid
+LEFT JOIN "anonsql_work_RUN"."ancestors" AS a
+  ON a.dim = w.split_dim AND a.depth = w.split_depth + 1 AND a.leaf_rank = w.split_leaf
+JOIN "anonsql_work_RUN"."decisions" AS d
+  ON d.pid = w.pid
+  AND d.bin = CASE w.split_dim
+    WHEN 0
+    THEN CASE WHEN w."q0" < p."p0" THEN -1 WHEN w."q0" = p."p0" THEN 0 ELSE 1 END
+    WHEN 2
+    THEN CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END
+    ELSE a.node_id
+  END
+UNION ALL
+SELECT
+  w.pid,
+  w."q0",
+  w."q1",
+  w."q2",
+  w."s0"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  NOT (
+    w.pid >= 67 AND w.pid < 20067
+  );
+
 DROP TABLE "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."rows_next"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-SELECT w.pid AS pid, COUNT(*) AS n, MIN(w."q0") AS "min0", MAX(w."q0") AS "max0", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q0") AS "med0", MIN(w."q1") AS "min1", MAX(w."q1") AS "max1", MIN(w."q2") AS "min2", MAX(w."q2") AS "max2", PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2" FROM "anonsql_work_RUN"."rows" AS w WHERE w.pid >= 119 AND w.pid < 20119 GROUP BY w.pid ORDER BY w.pid;
-INSERT INTO "anonsql_work_RUN"."done" SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
-DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
-SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
-CREATE TABLE "anonsql_work_RUN"."parts" ("pid" BIGINT, "n" BIGINT, "suppressed" BOOLEAN, "lo0" BIGINT, "hi0" BIGINT, "node1" INT, "lo2" BIGINT, "hi2" BIGINT);
-COPY "anonsql_work_RUN"."parts" ("pid", "n", "suppressed", "lo0", "hi0", "node1", "lo2", "hi2") FROM STDIN;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+SELECT
+  w.pid AS pid,
+  COUNT(*) AS n,
+  MIN(w."q0") AS "min0",
+  MAX(w."q0") AS "max0",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q0") AS "med0",
+  MIN(w."q1") AS "min1",
+  MAX(w."q1") AS "max1",
+  MIN(w."q2") AS "min2",
+  MAX(w."q2") AS "max2",
+  PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY
+    w."q2") AS "med2"
+FROM "anonsql_work_RUN"."rows" AS w
+WHERE
+  w.pid >= 119 AND w.pid < 20119
+GROUP BY
+  w.pid
+ORDER BY
+  w.pid;
+
+INSERT INTO "anonsql_work_RUN"."done"
+SELECT
+  *
+FROM "anonsql_work_RUN"."rows"
+WHERE
+  pid >= 119 AND pid < 20119;
+
+DELETE FROM "anonsql_work_RUN"."rows"
+WHERE
+  pid >= 119 AND pid < 20119;
+
+SELECT
+  MIN(pid),
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows";
+
+CREATE TABLE "anonsql_work_RUN"."parts" (
+  "pid" BIGINT,
+  "n" BIGINT,
+  "suppressed" BOOLEAN,
+  "lo0" BIGINT,
+  "hi0" BIGINT,
+  "node1" INT,
+  "lo2" BIGINT,
+  "hi2" BIGINT
+);
+
+COPY "anonsql_work_RUN"."parts" (
+  "pid",
+  "n",
+  "suppressed",
+  "lo0",
+  "hi0",
+  "node1",
+  "lo2",
+  "hi2"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."parts";
+
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";
-ALTER TABLE "anonsql_work_RUN"."done" RENAME TO "rows";
+
+ALTER TABLE "anonsql_work_RUN"."done"
+RENAME TO "rows";
+
 ANALYZE "anonsql_work_RUN"."rows";
+
 ANALYZE "anonsql_work_RUN"."parts";
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."generalized" AS SELECT p.pid, p.suppressed, CASE WHEN p."lo0" = p."hi0" THEN CAST(p."lo0" AS TEXT) ELSE '[' || CAST(p."lo0" AS TEXT) || ', ' || CAST(p."hi0" AS TEXT) || ']' END AS "g0", "h1".label AS "g1", CASE WHEN p."lo2" = p."hi2" THEN CAST(p."lo2" AS TEXT) ELSE '[' || CAST(p."lo2" AS TEXT) || ', ' || CAST(p."hi2" AS TEXT) || ']' END AS "g2" FROM "anonsql_work_RUN"."parts" AS p JOIN "anonsql_work_RUN"."nodes1" AS "h1" ON "h1".node_id = p."node1";
-CREATE TABLE "anonsql_work_RUN"."attributes" ("attribute" TEXT, "kind" TEXT, "min_value" DOUBLE PRECISION, "max_value" DOUBLE PRECISION, "leaf_count" BIGINT);
-COPY "anonsql_work_RUN"."attributes" ("attribute", "kind", "min_value", "max_value", "leaf_count") FROM STDIN;
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."generalized" AS
+SELECT
+  p.pid,
+  p.suppressed,
+  CASE
+    WHEN p."lo0" = p."hi0"
+    THEN CAST(p."lo0" AS TEXT)
+    ELSE '[' || CAST(p."lo0" AS TEXT) || ', ' || CAST(p."hi0" AS TEXT) || ']'
+  END AS "g0",
+  "h1".label AS "g1",
+  CASE
+    WHEN p."lo2" = p."hi2"
+    THEN CAST(p."lo2" AS TEXT)
+    ELSE '[' || CAST(p."lo2" AS TEXT) || ', ' || CAST(p."hi2" AS TEXT) || ']'
+  END AS "g2"
+FROM "anonsql_work_RUN"."parts" AS p
+JOIN "anonsql_work_RUN"."nodes1" AS "h1"
+  ON "h1".node_id = p."node1";
+
+CREATE TABLE "anonsql_work_RUN"."attributes" (
+  "attribute" TEXT,
+  "kind" TEXT,
+  "min_value" DOUBLE PRECISION,
+  "max_value" DOUBLE PRECISION,
+  "leaf_count" BIGINT
+);
+
+COPY "anonsql_work_RUN"."attributes" (
+  "attribute",
+  "kind",
+  "min_value",
+  "max_value",
+  "leaf_count"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."attributes";
-CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" ("attribute" TEXT, "label" TEXT, "depth" INT, "leaf_count" BIGINT, "ncp" DOUBLE PRECISION, "first_leaf" INT, "last_leaf" INT);
-COPY "anonsql_work_RUN"."hierarchy_nodes" ("attribute", "label", "depth", "leaf_count", "ncp", "first_leaf", "last_leaf") FROM STDIN;
+
+CREATE TABLE "anonsql_work_RUN"."hierarchy_nodes" (
+  "attribute" TEXT,
+  "label" TEXT,
+  "depth" INT,
+  "leaf_count" BIGINT,
+  "ncp" DOUBLE PRECISION,
+  "first_leaf" INT,
+  "last_leaf" INT
+);
+
+COPY "anonsql_work_RUN"."hierarchy_nodes" (
+  "attribute",
+  "label",
+  "depth",
+  "leaf_count",
+  "ncp",
+  "first_leaf",
+  "last_leaf"
+)
+FROM STDIN;
+
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
-SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE (table_schema = 'anon' AND table_name IN ('people'));
-SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon';
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon' AND table_name IN ('people')
+  );
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anon';
+
 CREATE SCHEMA IF NOT EXISTS "anon";
-SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'anon_private';
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anon_private';
+
 CREATE SCHEMA IF NOT EXISTS "anon_private";
+
 BEGIN;
+
 SET LOCAL "enable_mergejoin" = 'off';
+
 SET LOCAL "jit" = 'off';
-SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE (table_schema = 'anon' AND table_name IN ('people__by_person', 'people', 'people__classes', 'people__certificate', 'people__metrics', 'people__fingerprints', 'people__groups', 'people__group_values', 'people__buckets', 'people__group_buckets', 'people__sa_taxonomy', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__source', 'people__released', 'people__released_by_person', 'people__population')) OR (table_schema = 'anon_private' AND table_name IN ('people__released_by_person', 'people__released', 'people__source', 'people__recoding', 'people__attributes', 'people__hierarchy_nodes', 'people__person_map', 'people__item_map', 'people__population'));
-CREATE TABLE "anon_private"."people__attributes" AS SELECT * FROM "anonsql_work_RUN"."attributes";
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon'
+    AND table_name IN (
+      'people__by_person',
+      'people',
+      'people__classes',
+      'people__certificate',
+      'people__metrics',
+      'people__fingerprints',
+      'people__groups',
+      'people__group_values',
+      'people__buckets',
+      'people__group_buckets',
+      'people__sa_taxonomy',
+      'people__recoding',
+      'people__attributes',
+      'people__hierarchy_nodes',
+      'people__person_map',
+      'people__item_map',
+      'people__source',
+      'people__released',
+      'people__released_by_person',
+      'people__population'
+    )
+  )
+  OR (
+    table_schema = 'anon_private'
+    AND table_name IN (
+      'people__released_by_person',
+      'people__released',
+      'people__source',
+      'people__recoding',
+      'people__attributes',
+      'people__hierarchy_nodes',
+      'people__person_map',
+      'people__item_map',
+      'people__population'
+    )
+  );
+
+CREATE TABLE "anon_private"."people__attributes" AS
+SELECT
+  *
+FROM "anonsql_work_RUN"."attributes";
+
 ANALYZE "anon_private"."people__attributes";
-CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_work_RUN"."hierarchy_nodes";
+
+CREATE TABLE "anon_private"."people__hierarchy_nodes" AS
+SELECT
+  *
+FROM "anonsql_work_RUN"."hierarchy_nodes";
+
 ANALYZE "anon_private"."people__hierarchy_nodes";
-CREATE TABLE "anon_private"."people__recoding" AS WITH coded AS MATERIALIZED (SELECT r.*, g."g0", g."g1", g."g2", g.suppressed FROM (SELECT DISTINCT "q0", "q1", "q2", pid FROM "anonsql_work_RUN"."rows") AS r JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid) SELECT r."q0" AS "age", r."g0" AS "age__generalized", "l1".value AS "city", r."g1" AS "city__generalized", r."q2" AS "income", r."g2" AS "income__generalized", r.suppressed AS suppressed, r.pid AS pid FROM coded AS r JOIN "anonsql_work_RUN"."leaves1" AS "l1" ON "l1".leaf_rank = r."q1";
+
+CREATE TABLE "anon_private"."people__recoding" AS
+WITH coded AS MATERIALIZED (
+  SELECT
+    r.*,
+    g."g0",
+    g."g1",
+    g."g2",
+    g.suppressed
+  FROM (
+    SELECT DISTINCT
+      "q0",
+      "q1",
+      "q2",
+      pid
+    FROM "anonsql_work_RUN"."rows"
+  ) AS r
+  JOIN "anonsql_work_RUN"."generalized" AS g
+    ON g.pid = r.pid
+)
+SELECT
+  r."q0" AS "age",
+  r."g0" AS "age__generalized",
+  "l1".value AS "city",
+  r."g1" AS "city__generalized",
+  r."q2" AS "income",
+  r."g2" AS "income__generalized",
+  r.suppressed AS suppressed,
+  r.pid AS pid
+FROM coded AS r
+JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".leaf_rank = r."q1";
+
 ANALYZE "anon_private"."people__recoding";
-CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
-CREATE VIEW "anon_private"."people__released" AS SELECT m."age__generalized" AS "age", m."city__generalized" AS "city", m."income__generalized" AS "income", s."disease" AS "disease", s."note" AS "note" FROM "main"."people" AS s JOIN "anon_private"."people__recoding" AS m ON m."age" = s."age" AND m."city" = CAST(s."city" AS TEXT) AND m."income" = s."income" WHERE NOT m.suppressed;
-SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'anon_private' AND table_name = 'people__released' ORDER BY ordinal_position;
-CREATE VIEW "anon"."people" AS WITH "stage_0" AS (SELECT * FROM "anon_private"."people__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "stage_0" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v WHERE COALESCE(v."age", '') = COALESCE(r."age", '') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '') = COALESCE(r."city", '') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '') = COALESCE(r."income", '') AND (v."income" IS NULL) = (r."income" IS NULL)) AND NOT EXISTS(SELECT 1 FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "stage_0"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v WHERE COALESCE(v."age", '') = COALESCE(r."age", '') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '') = COALESCE(r."city", '') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '') = COALESCE(r."income", '') AND (v."income" IS NULL) = (r."income" IS NULL))) SELECT * FROM "stage_1";
-ALTER VIEW "anon"."people" SET (security_barrier = TRUE);
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n FROM "anon_private"."people__released" AS r GROUP BY "age", "city", "income", "disease", "note";
+
+CREATE VIEW "anon_private"."people__source" AS
+SELECT
+  *
+FROM "main"."people" AS s;
+
+CREATE VIEW "anon_private"."people__released" AS
+SELECT
+  m."age__generalized" AS "age",
+  m."city__generalized" AS "city",
+  m."income__generalized" AS "income",
+  s."disease" AS "disease",
+  s."note" AS "note"
+FROM "main"."people" AS s
+JOIN "anon_private"."people__recoding" AS m
+  ON m."age" = s."age"
+  AND m."city" = CAST(s."city" AS TEXT)
+  AND m."income" = s."income"
+WHERE
+  NOT m.suppressed;
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'people__released'
+ORDER BY
+  ordinal_position;
+
+CREATE VIEW "anon"."people" AS
+WITH "stage_0" AS (
+  SELECT
+    *
+  FROM "anon_private"."people__released"
+), "stage_1" AS (
+  SELECT
+    r.*
+  FROM "stage_0" AS r
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM (
+        SELECT
+          "age",
+          "city",
+          "income",
+          COUNT(*) AS class_size
+        FROM "stage_0"
+        GROUP BY
+          "age",
+          "city",
+          "income"
+        HAVING
+          COUNT(*) < 5
+      ) AS v
+      WHERE
+        COALESCE(v."age", '') = COALESCE(r."age", '')
+        AND (
+          v."age" IS NULL
+        ) = (
+          r."age" IS NULL
+        )
+        AND COALESCE(v."city", '') = COALESCE(r."city", '')
+        AND (
+          v."city" IS NULL
+        ) = (
+          r."city" IS NULL
+        )
+        AND COALESCE(v."income", '') = COALESCE(r."income", '')
+        AND (
+          v."income" IS NULL
+        ) = (
+          r."income" IS NULL
+        )
+    )
+    AND NOT EXISTS(
+      SELECT
+        1
+      FROM (
+        WITH sa_rows AS (
+          SELECT
+            "age" AS "q0",
+            "city" AS "q1",
+            "income" AS "q2",
+            "disease" AS sa
+          FROM "stage_0"
+        ), sa_frequencies AS (
+          SELECT
+            "q0",
+            "q1",
+            "q2",
+            sa,
+            COUNT(*) AS n
+          FROM sa_rows
+          GROUP BY
+            "q0",
+            "q1",
+            "q2",
+            sa
+        ), class_stats AS (
+          SELECT
+            "q0",
+            "q1",
+            "q2",
+            CAST(SUM(n) AS BIGINT) AS class_size,
+            COUNT(*) AS distinct_values
+          FROM sa_frequencies
+          GROUP BY
+            "q0",
+            "q1",
+            "q2"
+        )
+        SELECT
+          "q0" AS "age",
+          "q1" AS "city",
+          "q2" AS "income",
+          class_size,
+          distinct_values
+        FROM class_stats
+        WHERE
+          distinct_values < 2
+      ) AS v
+      WHERE
+        COALESCE(v."age", '') = COALESCE(r."age", '')
+        AND (
+          v."age" IS NULL
+        ) = (
+          r."age" IS NULL
+        )
+        AND COALESCE(v."city", '') = COALESCE(r."city", '')
+        AND (
+          v."city" IS NULL
+        ) = (
+          r."city" IS NULL
+        )
+        AND COALESCE(v."income", '') = COALESCE(r."income", '')
+        AND (
+          v."income" IS NULL
+        ) = (
+          r."income" IS NULL
+        )
+    )
+)
+SELECT
+  *
+FROM "stage_1";
+
+ALTER VIEW "anon"."people"
+SET (security_barrier = TRUE);
+
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
+SELECT
+  "age",
+  "city",
+  "income",
+  "disease",
+  "note",
+  CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon_private"."people__released" AS r
+GROUP BY
+  "age",
+  "city",
+  "income",
+  "disease",
+  "note";
+
 ANALYZE "anonsql_work_RUN"."refined";
-CREATE TABLE "anon"."people__classes" AS SELECT "age", "city", "income", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(DISTINCT "disease") AS "distinct disease" FROM "anonsql_work_RUN"."refined" GROUP BY "age", "city", "income";
-SELECT COUNT(*) FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "anon_private"."people__released" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v;
-SELECT COUNT(*) FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "anon_private"."people__released"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v;
-SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
-SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares FROM "anon"."people__classes" AS c;
-SELECT COALESCE(SUM(r.class_size), 0) AS published, SUM(CASE WHEN CAST(r."age" AS TEXT) LIKE '[%' AND 72.0 > 0 THEN CAST(r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2), ', ', 2) AS DOUBLE PRECISION) - CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2), ', ', 1) AS DOUBLE PRECISION)) AS DOUBLE PRECISION) / 72.0 ELSE 0 END) AS "penalty0", 0 AS "unmatched0", SUM(CASE WHEN NOT "h1".label IS NULL THEN r.class_size * "h1".ncp WHEN SUBSTRING(CAST(r."city" AS TEXT) FROM 1 FOR 1) = '{' AND (LENGTH(CAST(r."city" AS TEXT)) - LENGTH(REPLACE(CAST(r."city" AS TEXT), ',', '')) + 1) > 1 THEN CAST(r.class_size * CAST((LENGTH(CAST(r."city" AS TEXT)) - LENGTH(REPLACE(CAST(r."city" AS TEXT), ',', '')) + 1) AS DOUBLE PRECISION) AS DOUBLE PRECISION) / 8 ELSE 0 END) AS "penalty1", SUM(CASE WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."city" AS TEXT) FROM 1 FOR 1) = '{' THEN r.class_size ELSE 0 END) AS "unmatched1", SUM(CASE WHEN CAST(r."income" AS TEXT) LIKE '[%' AND 190000.0 > 0 THEN CAST(r.class_size * (CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2), ', ', 2) AS DOUBLE PRECISION) - CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2), ', ', 1) AS DOUBLE PRECISION)) AS DOUBLE PRECISION) / 190000.0 ELSE 0 END) AS "penalty2", 0 AS "unmatched2" FROM "anon"."people__classes" AS r LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1" ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
-SELECT class_size, CAST(COUNT(*) AS BIGINT) AS classes FROM "anon"."people__classes" AS c GROUP BY class_size ORDER BY class_size;
-CREATE TABLE "anon"."people__metrics" ("metric" TEXT, "attribute" TEXT, "value" DOUBLE PRECISION);
-COPY "anon"."people__metrics" ("metric", "attribute", "value") FROM STDIN;
+
+CREATE TABLE "anon"."people__classes" AS
+SELECT
+  "age",
+  "city",
+  "income",
+  CAST(SUM(n) AS BIGINT) AS class_size,
+  COUNT(DISTINCT "disease") AS "distinct disease"
+FROM "anonsql_work_RUN"."refined"
+GROUP BY
+  "age",
+  "city",
+  "income";
+
+SELECT
+  COUNT(*)
+FROM (
+  SELECT
+    "age",
+    "city",
+    "income",
+    COUNT(*) AS class_size
+  FROM "anon_private"."people__released"
+  GROUP BY
+    "age",
+    "city",
+    "income"
+  HAVING
+    COUNT(*) < 5
+) AS v;
+
+SELECT
+  COUNT(*)
+FROM (
+  WITH sa_rows AS (
+    SELECT
+      "age" AS "q0",
+      "city" AS "q1",
+      "income" AS "q2",
+      "disease" AS sa
+    FROM "anon_private"."people__released"
+  ), sa_frequencies AS (
+    SELECT
+      "q0",
+      "q1",
+      "q2",
+      sa,
+      COUNT(*) AS n
+    FROM sa_rows
+    GROUP BY
+      "q0",
+      "q1",
+      "q2",
+      sa
+  ), class_stats AS (
+    SELECT
+      "q0",
+      "q1",
+      "q2",
+      CAST(SUM(n) AS BIGINT) AS class_size,
+      COUNT(*) AS distinct_values
+    FROM sa_frequencies
+    GROUP BY
+      "q0",
+      "q1",
+      "q2"
+  )
+  SELECT
+    "q0" AS "age",
+    "q1" AS "city",
+    "q2" AS "income",
+    class_size,
+    distinct_values
+  FROM class_stats
+  WHERE
+    distinct_values < 2
+) AS v;
+
+SELECT
+  COALESCE(SUM(class_size), 0) AS n
+FROM "anon"."people__classes" AS c;
+
+SELECT
+  COUNT(*) AS classes,
+  SUM(class_size) AS published,
+  SUM(class_size * class_size) AS squares
+FROM "anon"."people__classes" AS c;
+
+SELECT
+  COALESCE(SUM(r.class_size), 0) AS published,
+  SUM(
+    CASE
+      WHEN CAST(r."age" AS TEXT) LIKE '[%' AND 72.0 > 0
+      THEN CAST(r.class_size * (
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) - CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION)
+      ) AS DOUBLE PRECISION) / 72.0
+      ELSE 0
+    END
+  ) AS "penalty0",
+  0 AS "unmatched0",
+  SUM(
+    CASE
+      WHEN NOT "h1".label IS NULL
+      THEN r.class_size * "h1".ncp
+      WHEN SUBSTRING(CAST(r."city" AS TEXT) FROM 1 FOR 1) = '{'
+      AND (
+        LENGTH(CAST(r."city" AS TEXT)) - LENGTH(REPLACE(CAST(r."city" AS TEXT), ',', '')) + 1
+      ) > 1
+      THEN CAST(r.class_size * CAST((
+        LENGTH(CAST(r."city" AS TEXT)) - LENGTH(REPLACE(CAST(r."city" AS TEXT), ',', '')) + 1
+      ) AS DOUBLE PRECISION) AS DOUBLE PRECISION) / 8
+      ELSE 0
+    END
+  ) AS "penalty1",
+  SUM(
+    CASE
+      WHEN "h1".label IS NULL AND NOT SUBSTRING(CAST(r."city" AS TEXT) FROM 1 FOR 1) = '{'
+      THEN r.class_size
+      ELSE 0
+    END
+  ) AS "unmatched1",
+  SUM(
+    CASE
+      WHEN CAST(r."income" AS TEXT) LIKE '[%' AND 190000.0 > 0
+      THEN CAST(r.class_size * (
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) - CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION)
+      ) AS DOUBLE PRECISION) / 190000.0
+      ELSE 0
+    END
+  ) AS "penalty2",
+  0 AS "unmatched2"
+FROM "anon"."people__classes" AS r
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
+
+SELECT
+  class_size,
+  CAST(COUNT(*) AS BIGINT) AS classes
+FROM "anon"."people__classes" AS c
+GROUP BY
+  class_size
+ORDER BY
+  class_size;
+
+CREATE TABLE "anon"."people__metrics" (
+  "metric" TEXT,
+  "attribute" TEXT,
+  "value" DOUBLE PRECISION
+);
+
+COPY "anon"."people__metrics" (
+  "metric",
+  "attribute",
+  "value"
+)
+FROM STDIN;
+
 ANALYZE "anon"."people__metrics";
-WITH class_rows AS (SELECT CAST(COUNT(*) AS BIGINT) AS n FROM "main"."people" AS r GROUP BY "age", "city", "income") SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes FROM class_rows GROUP BY n ORDER BY n;
-WITH given AS MATERIALIZED (SELECT p, MAX(CASE WHEN q = 0 THEN share END) AS "share0", MAX(CASE WHEN q = 1 THEN share END) AS "share1", MAX(CASE WHEN q = 2 THEN share END) AS "share2" FROM (SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "disease" AS p, "age" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "disease", "age") AS pairs GROUP BY p UNION ALL SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "disease" AS p, "city" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "disease", "city") AS pairs GROUP BY p UNION ALL SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "disease" AS p, "income" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "disease", "income") AS pairs GROUP BY p) AS shares GROUP BY p), refined AS (SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n FROM "anonsql_work_RUN"."refined" AS r GROUP BY r."age", r."city", r."income", r."disease") SELECT COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows, SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0", SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1", SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2" FROM refined AS r JOIN given AS g ON g.p IS NOT DISTINCT FROM r."disease" LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1" ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
-WITH given AS MATERIALIZED (SELECT p, MAX(CASE WHEN q = 0 THEN share END) AS "share0", MAX(CASE WHEN q = 1 THEN share END) AS "share1", MAX(CASE WHEN q = 2 THEN share END) AS "share2" FROM (SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "note" AS p, "age" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "note", "age") AS pairs GROUP BY p UNION ALL SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "note" AS p, "city" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "note", "city") AS pairs GROUP BY p UNION ALL SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share FROM (SELECT "note" AS p, "income" AS v, COUNT(*) AS c FROM "anon_private"."people__source" AS s GROUP BY "note", "income") AS pairs GROUP BY p) AS shares GROUP BY p), refined AS (SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n FROM "anonsql_work_RUN"."refined" AS r GROUP BY r."age", r."city", r."income", r."note") SELECT COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows, SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0", SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1", SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2" FROM refined AS r JOIN given AS g ON g.p IS NOT DISTINCT FROM r."note" LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1" ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
-SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'anon_private' AND table_name = 'people__source' ORDER BY ordinal_position;
-SELECT COUNT(*) AS n, COALESCE(SUM(HASHTEXTEXTENDED(CAST(ROW(r."name", r."age", r."city", r."income", r."disease", r."note") AS TEXT), 0) % 1000000007), 0) AS checksum FROM "anon_private"."people__source" AS r;
-CREATE TABLE "anon"."people__certificate" ("run_id" TEXT, "created_at" TEXT, "anonsql_version" TEXT, "source" TEXT, "output" TEXT, "materialize" TEXT, "quasi_identifiers" TEXT, "sensitive" TEXT, "models" TEXT, "algorithm" TEXT, "algorithm_options" TEXT, "verified" BOOLEAN, "violations" TEXT, "source_rows" BIGINT, "published_rows" BIGINT, "suppressed_rows" BIGINT, "suppression_limit" DOUBLE PRECISION, "classes" BIGINT, "ncp_percent" DOUBLE PRECISION, "dropped_columns" TEXT, "private_schema" TEXT, "linked_columns" TEXT, "source_checksum" TEXT, "spec_sha256" TEXT, "seconds" DOUBLE PRECISION, "source_risk" TEXT, "risk_settings" TEXT, "person_level" TEXT, "search" TEXT);
-COPY "anon"."people__certificate" ("run_id", "created_at", "anonsql_version", "source", "output", "materialize", "quasi_identifiers", "sensitive", "models", "algorithm", "algorithm_options", "verified", "violations", "source_rows", "published_rows", "suppressed_rows", "suppression_limit", "classes", "ncp_percent", "dropped_columns", "private_schema", "linked_columns", "source_checksum", "spec_sha256", "seconds", "source_risk", "risk_settings", "person_level", "search") FROM STDIN;
+
+WITH class_rows AS (
+  SELECT
+    CAST(COUNT(*) AS BIGINT) AS n
+  FROM "main"."people" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income"
+)
+SELECT
+  n AS class_size,
+  CAST(COUNT(*) AS BIGINT) AS classes
+FROM class_rows
+GROUP BY
+  n
+ORDER BY
+  n;
+
+WITH given AS MATERIALIZED (
+  SELECT
+    p,
+    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
+    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
+    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
+  FROM (
+    SELECT
+      0 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "disease" AS p,
+        "age" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "age"
+    ) AS pairs
+    GROUP BY
+      p
+    UNION ALL
+    SELECT
+      1 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "disease" AS p,
+        "city" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "city"
+    ) AS pairs
+    GROUP BY
+      p
+    UNION ALL
+    SELECT
+      2 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "disease" AS p,
+        "income" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "income"
+    ) AS pairs
+    GROUP BY
+      p
+  ) AS shares
+  GROUP BY
+    p
+), refined AS (
+  SELECT
+    r."age",
+    r."city",
+    r."income",
+    r."disease",
+    CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    r."age",
+    r."city",
+    r."income",
+    r."disease"
+)
+SELECT
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
+  SUM(
+    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
+  ) AS "revealed0",
+  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
+  SUM(
+    CASE
+      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
+      THEN r.n
+      ELSE 0
+    END
+  ) AS "revealed2"
+FROM refined AS r
+JOIN given AS g
+  ON g.p IS NOT DISTINCT FROM r."disease"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
+
+WITH given AS MATERIALIZED (
+  SELECT
+    p,
+    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
+    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
+    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
+  FROM (
+    SELECT
+      0 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "note" AS p,
+        "age" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "age"
+    ) AS pairs
+    GROUP BY
+      p
+    UNION ALL
+    SELECT
+      1 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "note" AS p,
+        "city" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "city"
+    ) AS pairs
+    GROUP BY
+      p
+    UNION ALL
+    SELECT
+      2 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+    FROM (
+      SELECT
+        "note" AS p,
+        "income" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "income"
+    ) AS pairs
+    GROUP BY
+      p
+  ) AS shares
+  GROUP BY
+    p
+), refined AS (
+  SELECT
+    r."age",
+    r."city",
+    r."income",
+    r."note",
+    CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    r."age",
+    r."city",
+    r."income",
+    r."note"
+)
+SELECT
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
+  SUM(
+    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
+  ) AS "revealed0",
+  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
+  SUM(
+    CASE
+      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
+      THEN r.n
+      ELSE 0
+    END
+  ) AS "revealed2"
+FROM refined AS r
+JOIN given AS g
+  ON g.p IS NOT DISTINCT FROM r."note"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'people__source'
+ORDER BY
+  ordinal_position;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(
+    SUM(
+      HASHTEXTEXTENDED(
+        CAST(ROW(r."name", r."age", r."city", r."income", r."disease", r."note") AS TEXT),
+        0
+      ) % 1000000007
+    ),
+    0
+  ) AS checksum
+FROM "anon_private"."people__source" AS r;
+
+CREATE TABLE "anon"."people__certificate" (
+  "run_id" TEXT,
+  "created_at" TEXT,
+  "anonsql_version" TEXT,
+  "source" TEXT,
+  "output" TEXT,
+  "materialize" TEXT,
+  "quasi_identifiers" TEXT,
+  "sensitive" TEXT,
+  "models" TEXT,
+  "algorithm" TEXT,
+  "algorithm_options" TEXT,
+  "verified" BOOLEAN,
+  "violations" TEXT,
+  "source_rows" BIGINT,
+  "published_rows" BIGINT,
+  "suppressed_rows" BIGINT,
+  "suppression_limit" DOUBLE PRECISION,
+  "classes" BIGINT,
+  "ncp_percent" DOUBLE PRECISION,
+  "dropped_columns" TEXT,
+  "private_schema" TEXT,
+  "linked_columns" TEXT,
+  "source_checksum" TEXT,
+  "spec_sha256" TEXT,
+  "seconds" DOUBLE PRECISION,
+  "source_risk" TEXT,
+  "risk_settings" TEXT,
+  "person_level" TEXT,
+  "search" TEXT
+);
+
+COPY "anon"."people__certificate" (
+  "run_id",
+  "created_at",
+  "anonsql_version",
+  "source",
+  "output",
+  "materialize",
+  "quasi_identifiers",
+  "sensitive",
+  "models",
+  "algorithm",
+  "algorithm_options",
+  "verified",
+  "violations",
+  "source_rows",
+  "published_rows",
+  "suppressed_rows",
+  "suppression_limit",
+  "classes",
+  "ncp_percent",
+  "dropped_columns",
+  "private_schema",
+  "linked_columns",
+  "source_checksum",
+  "spec_sha256",
+  "seconds",
+  "source_risk",
+  "risk_settings",
+  "person_level",
+  "search"
+)
+FROM STDIN;
+
 ANALYZE "anon"."people__certificate";
+
 COMMIT;
+
 DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
-SELECT PG_ADVISORY_UNLOCK(RUN);
+
+SELECT
+  PG_ADVISORY_UNLOCK(RUN);
