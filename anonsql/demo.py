@@ -19,7 +19,7 @@ ADULT_QIDS = {
 }
 
 
-#: Adult's other columns, left out of the release, and why (README: "Which Adult columns are
+#: Adult's other columns, left out of the release, and why (docs/spec.md: "Which Adult columns are
 #: quasi-identifying"): each would undo the generalization of the quasi-identifiers.
 ADULT_LEFT_OUT = {
     # a census sampling weight: nearly unique per row

@@ -152,3 +152,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After a run of tests/docs: how the documentation's code blocks ran (doc_summary)."""
+    from doc_summary import docs_summary
+
+    docs_summary(terminalreporter)

@@ -180,7 +180,7 @@ def model(
     connection, and return it for dbt to write as the model.
 
     Privacy models, algorithms and guarantees are anonsql's (k-anonymity after Sweeney 2002,
-    Mondrian after LeFevre et al. 2006, ...; see the README). Raises an
+    Mondrian after LeFevre et al. 2006, ...; see docs/dbt.md). Raises an
     :class:`~anonsql.errors.AnonsqlError` (which fails the model) on a bad spec, infeasible
     models or failed verification; the previous release and model are then left as they were.
     """

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import pyarrow as pa
+from typing_extensions import Self
 
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError

@@ -26,7 +26,7 @@ FIXES = {
     "greater_than_equal": "raise the value",
     "less_than_equal": "lower the value",
 }
-DEFAULT_FIX = "see the spec reference in README.md"
+DEFAULT_FIX = "see the spec reference in docs/spec.md"
 #: The pydantic error type of :func:`option_error`.
 OPTION_ERROR = "anonsql_option"
 

@@ -20,7 +20,7 @@ def spec_from_mapping(
     """Validate a mapping (parsed YAML or a Python dict) into a :class:`Spec`."""
     if not isinstance(data, Mapping):
         raise SpecError(
-            "(top level)", "the spec must be a mapping of keys", "see README", source=source
+            "(top level)", "the spec must be a mapping of keys", "see docs/spec.md", source=source
         )
     payload = dict(data)
     if base_dir is not None:

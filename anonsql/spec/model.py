@@ -1,7 +1,7 @@
 """The user's declaration of an anonymization job, as YAML or Python.
 
 Validation here is structural (shapes, names, bounds that need no data); checks against the
-database catalog happen in :mod:`anonsql.pipeline.prepare`.
+database catalog happen in :mod:`anonsql.resolve`.
 """
 
 from __future__ import annotations

@@ -123,3 +123,33 @@ def test_a_duckdb_run_loads_no_other_driver() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+#: Names ``typing`` gained after Python 3.10, the oldest anonsql supports (``requires-python``;
+#: mypy checks as 3.11 for the stubs' sake): import them from ``typing_extensions``.
+NEWER_TYPING = {
+    "Self",
+    "LiteralString",
+    "Never",
+    "assert_never",
+    "assert_type",
+    "reveal_type",
+    "TypeVarTuple",
+    "Unpack",
+    "Required",
+    "NotRequired",
+    "dataclass_transform",
+    "override",
+    "TypeAliasType",
+    "get_overloads",
+    "clear_overloads",
+}
+
+
+def test_no_typing_name_newer_than_the_oldest_python() -> None:
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "typing":
+                found += [f"{path.name}: {a.name}" for a in node.names if a.name in NEWER_TYPING]
+    assert found == []

@@ -10,7 +10,7 @@ curve, iDistance); this base class then
    NCP of a group's extent in the original space, and writes back only the groups' first
    positions; the engine turns them into a group per vector with a running count,
 3. for l-diversity, reads (vector, sensitive value, rows) items in key order and runs the
-   linear heuristic (:mod:`anonsql.algorithms.one_d_l_diversity`) over whole vectors, with k
+   linear heuristic (:mod:`anonsql.algorithms.one_d.l_diversity`) over whole vectors, with k
    as an extra closing condition; the group of each vector is written back,
 4. assigns each row its vector's group and leaves the same ``parts`` table as Mondrian, so the
    recoding, publish, verification and metrics paths are shared.

@@ -4,7 +4,7 @@ Knowledge-Based Systems 115, 2017; digest 000 §3), for data where a person owns
 1. One row per person (prepare): the person's quasi-identifiers and SA fingerprint (the set of
    their distinct sensitive items), in the engine (``persons``, ``items``).
 2. The fingerprints are generalized into buckets of at least ``k`` persons
-   (:mod:`anonsql.algorithms.fingerprint_partition`, He & Naughton's Partition).
+   (:mod:`anonsql.algorithms.one_to_many.fingerprint_partition`, He & Naughton's Partition).
 3. Mondrian partitions the persons on their quasi-identifiers, a split being allowed only if
    every part is 1:M l-diverse over the *generalized* fingerprints (each person's sensitive
    code is their bucket), so no later step can reduce diversity. Where the paper would return

@@ -1,6 +1,6 @@
-"""The docs test's summary: how many code blocks the pages hold, how each kind runs, and every
-block that does not run (``no-run``), is only validated, or is a known failure (``xfail``), so
-that none goes unseen."""
+"""The docs tests' terminal summary (called by tests/conftest.py): how many code blocks the
+pages hold, how each kind runs, and every block that does not run (``no-run``), is only
+validated, or is a known failure (``xfail``), so that none goes unseen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from doc_blocks import all_blocks
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+def docs_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if not any("tests/docs/" in key for key in _reported(terminalreporter)):
         return
     found = all_blocks()
