@@ -5,8 +5,8 @@ Each distinct quasi-identifier vector is placed on a ``2^p`` grid per axis (nume
 linearly over their range, categorical values by depth-first leaf rank, so siblings are
 neighbours; ``p`` is the bits the attribute with the most distinct values needs, capped so that
 the key fits a BIGINT) and keyed by its Hilbert index, computed in the engine by generated SQL
-(:mod:`anonsql.algorithms.one_d.hilbert_curve`). Ordering, partitioning and publishing are shared with the
-other 1D mappings (:mod:`anonsql.algorithms.one_d.mapped`).
+(:mod:`anonsql.algorithms.one_d.hilbert_curve`). Ordering, partitioning and publishing are
+shared with the other 1D mappings (:mod:`anonsql.algorithms.one_d.mapped`).
 """
 
 from __future__ import annotations
