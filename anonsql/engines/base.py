@@ -73,6 +73,9 @@ class Engine(ABC):
     transactional_ddl: ClassVar[bool] = True
     #: Whether published relations can be granted to roles (``output.grants``).
     supports_grants: ClassVar[bool] = False
+    #: The longest identifier the engine keeps, in bytes of UTF-8 (PostgreSQL truncates longer
+    #: names silently, so two long names could become one); None when there is no such limit.
+    max_identifier_bytes: ClassVar[int | None] = None
     #: Whether the spec's ``database`` is a file path (resolved beside the spec file).
     database_is_path: ClassVar[bool] = True
     #: Whether working tables are created UNLOGGED (skipping the WAL pays off: they are rebuilt

@@ -20,12 +20,12 @@ from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sens
 from anonsql.registry import suggestion
 from anonsql.resolve.dependencies import resolve_dependencies
 from anonsql.resolve.linked import check_linked_columns
+from anonsql.resolve.names import check_name_lengths, check_reserved_names
 from anonsql.resolve.persons import check_person_column, fingerprint_column, profile_persons
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
 from anonsql.spec import Role, Spec
 from anonsql.spec.dependencies import FunctionalDependency
-from anonsql.spec.output import GENERALIZED_SUFFIX
 from anonsql.sql import Relation, TableName
 
 
@@ -44,6 +44,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     catalog = source.columns
     check_columns(list(spec.columns), catalog, "columns")
     check_reserved_names(spec)
+    check_name_lengths(spec, output, engine)
     if spec.person_id is not None:
         check_person_column(spec, catalog)
     types = {c.name: c for c in catalog}
@@ -96,17 +97,6 @@ def output_table(spec: Spec, source_tables: Sequence[TableName]) -> TableName:
             "output", "the output would replace the source", "publish under another name"
         )
     return output
-
-
-def check_reserved_names(spec: Spec) -> None:
-    """Declared columns must not end in the suffix of the generalized columns anonsql adds."""
-    for name in spec.columns:
-        if name.endswith(GENERALIZED_SUFFIX):
-            raise SpecError(
-                f"columns.{name}",
-                f"column names ending in {GENERALIZED_SUFFIX!r} are reserved",
-                "rename the column in a view over the source",
-            )
 
 
 def check_engine_support(models: Sequence[PrivacyModel], engine: Engine) -> None:

@@ -14,6 +14,28 @@ from anonsql.sql import TableName
 
 #: Suffix of the recoding map's generalized columns; user column names may not end with it.
 GENERALIZED_SUFFIX = "__generalized"
+#: Prefix of the columns anonsql adds beside user columns in the relations it builds (the
+#: recoding map's ``__anonsql_pid``, a grouped release's ``__anonsql_rows``): user column names
+#: may not start with it, so no user column can collide with one.
+INTERNAL_PREFIX = "__anonsql"
+#: Columns of the published companions that sit beside the quasi-identifiers (``__classes``):
+#: part of what analysts query, so a user column of the same name is refused, not renamed.
+COMPANION_COLUMNS = {"class_size": "classes"}
+
+
+def reserved_name_problem(name: str) -> str | None:
+    """Why a user column may not be called ``name`` (None when it may): names are compared
+    case-insensitively, as DuckDB and Spark resolve them."""
+    folded = name.casefold()
+    if folded.endswith(GENERALIZED_SUFFIX):
+        return f"column names ending in {GENERALIZED_SUFFIX!r} are reserved"
+    if folded.startswith(INTERNAL_PREFIX):
+        return f"column names starting with {INTERNAL_PREFIX!r} are reserved for anonsql's own"
+    if folded in COMPANION_COLUMNS:
+        companion = COMPANION_COLUMNS[folded]
+        return f"the release's __{companion} companion publishes a column of this name"
+    return None
+
 
 COMPANIONS = (
     "recoding",

@@ -3,7 +3,7 @@
    generalized whose value of P gives the original value away: at least `confidence` of the
    source rows holding that value of P share one value of the quasi-identifier.
    The release is grouped by (quasi-identifiers, P), or `refined` (the release grouped by its
-   quasi-identifiers and several such columns, `n` rows each) is summed to that grouping; every
+   quasi-identifiers and several such columns, `__anonsql_rows` rows each) is summed to that grouping; every
    figure is a sum over those groups, weighted by their rows.
    The per-value shares are one MATERIALIZED row per value of P, joined once: joined on
    IS NOT DISTINCT FROM, which PostgreSQL estimates at one row, they were otherwise aggregated
@@ -34,18 +34,18 @@ given AS MATERIALIZED (
 ),
 refined AS (
 {% if refined %}
-  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, CAST(SUM(r.n) AS BIGINT) AS n
+  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, CAST(SUM(r.{{ '__anonsql_rows' | ident }}) AS BIGINT) AS {{ '__anonsql_rows' | ident }}
   FROM {{ refined | qname }} AS r
 {% else %}
-  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, COUNT(*) AS n
+  SELECT {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}, COUNT(*) AS {{ '__anonsql_rows' | ident }}
   FROM {{ release | qname }} AS r
 {% endif %}
   GROUP BY {% for q in qids %}r.{{ q.column | ident }}, {% endfor %}r.{{ column | ident }}
 )
 SELECT
-  COALESCE(SUM(CASE WHEN r.n < {{ k | lit }} THEN r.n ELSE 0 END), 0) AS small_rows
+  COALESCE(SUM(CASE WHEN r.{{ '__anonsql_rows' | ident }} < {{ k | lit }} THEN r.{{ '__anonsql_rows' | ident }} ELSE 0 END), 0) AS small_rows
 {% for q in qids %}
-  , SUM(CASE WHEN g.{{ ('share' ~ q.index) | ident }} >= {{ confidence | lit }} AND {% if q.numeric %}CAST(r.{{ q.column | ident }} AS VARCHAR) LIKE '[%'{% else %}{{ ('h' ~ q.index) | ident }}.leaf_count > 1{% endif %} THEN r.n ELSE 0 END) AS {{ ('revealed' ~ q.index) | ident }}
+  , SUM(CASE WHEN g.{{ ('share' ~ q.index) | ident }} >= {{ confidence | lit }} AND {% if q.numeric %}CAST(r.{{ q.column | ident }} AS VARCHAR) LIKE '[%'{% else %}{{ ('h' ~ q.index) | ident }}.leaf_count > 1{% endif %} THEN r.{{ '__anonsql_rows' | ident }} ELSE 0 END) AS {{ ('revealed' ~ q.index) | ident }}
 {% endfor %}
 FROM refined AS r
 JOIN given AS g ON g.p IS NOT DISTINCT FROM r.{{ column | ident }}

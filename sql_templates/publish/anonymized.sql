@@ -13,4 +13,4 @@ FROM {{ source | qname }} AS s
 JOIN {{ recoding | qname }} AS m
   ON {% for d in dims %}{% if d.is_numeric %}m.{{ d.column | ident }} = s.{{ d.column | ident }}{% else %}m.{{ d.column | ident }} = CAST(s.{{ d.column | ident }} AS VARCHAR){% endif %}{{ " AND " if not loop.last }}{% endfor %}
 
-WHERE NOT m.suppressed
+WHERE NOT m.{{ '__anonsql_suppressed' | ident }}

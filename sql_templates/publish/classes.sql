@@ -1,12 +1,12 @@
 {# Equivalence-class statistics of a published relation; with `refined`, `relation` is that
-   relation already grouped more finely (publish/refined.sql, `n` rows per group) and is summed. #}
+   relation already grouped more finely (publish/refined.sql, `__anonsql_rows` rows per group) and is summed. #}
 CREATE TABLE {{ target | qname }} AS
 SELECT
 {% for q in qids %}
   {{ q | ident }},
 {% endfor %}
 {% if refined %}
-  CAST(SUM(n) AS BIGINT) AS class_size
+  CAST(SUM({{ '__anonsql_rows' | ident }}) AS BIGINT) AS class_size
 {% else %}
   COUNT(*) AS class_size
 {% endif %}

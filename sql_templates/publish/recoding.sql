@@ -25,8 +25,8 @@ SELECT
 {% endif %}
   r.{{ ('g' ~ d.index) | ident }} AS {{ (d.column ~ suffix) | ident }},
 {% endfor %}
-  r.suppressed AS suppressed,
-  r.pid AS pid
+  r.suppressed AS {{ '__anonsql_suppressed' | ident }},
+  r.pid AS {{ '__anonsql_pid' | ident }}
 FROM coded AS r
 {% for d in dims if not d.is_numeric %}
 JOIN {{ leaves[d.index] | qname }} AS {{ ('l' ~ d.index) | ident }}

@@ -15,6 +15,7 @@ from pg_server import PostgresServer
 from anonsql import api
 from anonsql.engines import PostgresEngine
 from anonsql.errors import SpecError
+from anonsql.sql import TableName
 
 
 def test_grants_expose_the_view_not_the_source(
@@ -165,3 +166,33 @@ def test_concurrent_runs_do_not_interfere(pg_database: str, tmp_path: Path) -> N
             engine, "anon.two", ["age", "city", "income"], [{"k_anonymity": {"k": 7}}]
         ).holds
         assert work_schemas(engine) == []
+
+
+def test_names_past_postgres_limit_are_refused_before_any_work(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """PostgreSQL truncates identifiers past 63 bytes silently (``people__classes`` and
+    ``people__certificate`` of a long name would become one relation): the run refuses first,
+    naming the key and the longest name allowed, and writes nothing."""
+    with PostgresEngine(pg_database) as engine:
+        load_people(engine)
+        before = work_schemas(engine)
+        # "__released_by_person" (20 bytes) is the longest companion suffix: 43 bytes are left
+        spec = people_spec(tmp_path, k=5)
+        spec["output"]["name"] = "é" * 22  # 44 bytes
+        with pytest.raises(SpecError, match="at most 43 bytes") as refused:
+            api.run(spec, engine=engine)
+        assert refused.value.key == "output.name"
+        assert not engine.exists(TableName("é" * 22, "anon"))
+        spec["output"]["name"] = "é" * 21 + "x"  # 43 bytes: every companion fits
+        api.run(spec, engine=engine)
+        assert engine.exists(TableName("é" * 21 + "x", "anon"))
+        # a quasi-identifier of 60 bytes: its recoding column would need 73
+        long_age = "a" * 60
+        engine.execute(f'ALTER TABLE main.people RENAME COLUMN age TO "{long_age}"')
+        spec = people_spec(tmp_path, k=5)
+        spec["columns"][long_age] = spec["columns"].pop("age")
+        with pytest.raises(SpecError, match="at most 50 bytes") as refused:
+            api.run(spec, engine=engine)
+        assert refused.value.key == f"columns.{long_age}"
+        assert work_schemas(engine) == before

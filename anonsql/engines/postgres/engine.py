@@ -117,6 +117,7 @@ class PostgresEngine(Engine):
         {"work_mem", "maintenance_work_mem", "temp_buffers", "max_parallel_workers_per_gather"}
     )
     supports_grants = True
+    max_identifier_bytes = 63  # NAMEDATALEN - 1
     database_is_path = False
     unlogged_tables = True
     security_barrier_views = True
