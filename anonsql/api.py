@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
 from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
+from anonsql.measure.linkage import release_linkage
 from anonsql.measure.measure import release_context
 from anonsql.metrics import MetricValue, compute_all, olap
 from anonsql.pipeline.plan import Plan
@@ -23,7 +25,7 @@ from anonsql.pipeline.plan import plan as plan_run
 from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
-from anonsql.release import ReleaseStatus, read_release, release_status
+from anonsql.release import ReleaseStatus, counted, read_release, release_status
 from anonsql.report import RunResult
 from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
@@ -174,7 +176,13 @@ def check(
                 "this check needs the column that links the rows of one person",
                 "name it with --person (person=... in Python)",
             )
-    return check_relation(engine, rel, qids, typed, person=person)
+    result = check_relation(engine, rel, qids, typed, person=person)
+    counted = (
+        f"persons (distinct {person})"
+        if person is not None
+        else "rows (each row taken for one individual; give the person column to count persons)"
+    )
+    return replace(result, counted=counted)
 
 
 def recompute_metrics(engine: Engine, output: str | TableName) -> list[MetricValue]:
@@ -315,7 +323,11 @@ def cleanup(engine: Engine) -> list[str]:
 
 def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     """Re-check a published output against the models recorded in its certificate, with the
-    same checks its publish gate ran."""
+    same checks its publish gate ran, over the live source: the models on what analysts query,
+    and the linkage measures (:func:`~anonsql.measure.linkage.release_linkage`: no
+    quasi-identifier recovered through the columns published unchanged, the models holding on
+    the classes the insensitive ones refine), which a pass-through changed in the source since
+    publishing can break."""
     release = read_release(
         engine,
         _relation(output, "output"),
@@ -327,7 +339,10 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     )
     result = run_checks(engine, release.names.main, checks)
     own = layout.release_violations(engine, release.names, release.certificate)
-    return CheckResult(result.relation, {**result.violations, **own})
+    linkage = release_linkage(engine, release).violations()
+    return CheckResult(
+        result.relation, {**result.violations, **own, **linkage}, counted(release.certificate)
+    )
 
 
 def _relation(relation: str | TableName, key: str) -> TableName:

@@ -2,7 +2,7 @@
 
 Exit codes: 0 success; 1 other anonsql error; 2 bad spec or arguments; 3 infeasible privacy
 models; 4 verification failed (run) or violations found (check); 5 the database refused a
-statement; 6 the release is stale (status); 130 interrupted (nothing published).
+statement; 6 the release is stale or exposed (status); 130 interrupted (nothing published).
 """
 
 from __future__ import annotations
@@ -399,6 +399,7 @@ def check(
                 "relation": str(result.relation),
                 "holds": result.holds,
                 "violations": dict(result.violations),
+                "counted": result.counted,
             }
         )
     else:
@@ -552,13 +553,15 @@ def status(
     max_hidden: float | None,
     as_json: bool,
 ) -> None:
-    """Compare a published release with its source now; exit 6 if it is stale.
+    """Compare a published release with its source now; exit 6 if it is stale or exposed.
 
     Reports the rows certified, in the source now, released, shown to analysts, withheld by the
     live view's guard (classes that now violate a certified model), not covered (new
     quasi-identifier vectors, persons or items) and whether the source changed since the
-    release was certified. With --max-hidden F a stale release passes while at most F of the
-    source rows are hidden.
+    release was certified, and whether the columns published unchanged now give a
+    quasi-identifier away or refine classes below the models (exposed: a pass-through changed
+    in the source). With --max-hidden F a stale release passes while at most F of the source
+    rows are hidden; an exposed one never does.
     """
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "status", spec, database, engine_name, output)
@@ -567,7 +570,7 @@ def status(
         click.echo(json.dumps(found.summary()))
     else:
         print_status(found)
-    if found.stale and (max_hidden is None or found.hidden_share > max_hidden):
+    if found.exposed or (found.stale and (max_hidden is None or found.hidden_share > max_hidden)):
         sys.exit(6)
 
 
@@ -782,6 +785,13 @@ def print_status(found: ReleaseStatus) -> None:
         ("withheld by the guard", str(found.withheld_rows)),
         ("not covered by the release", str(found.uncovered_rows)),
         ("in suppressed classes", str(found.suppressed_rows)),
+        (
+            "exposed by published columns",
+            f"YES: {found.recovered_rows} rows give a quasi-identifier away, "
+            f"{found.refined_violations} violations on refined classes"
+            if found.exposed
+            else "no",
+        ),
     ]
     for label, value in rows:
         table.add_row(label, value)
@@ -812,6 +822,8 @@ def print_check(result: CheckResult) -> None:
     for model, count in result.violations.items():
         table.add_row(model, str(count))
     out().print(table)
+    if result.counted:
+        out().print(f"counted: {result.counted}", highlight=False)
     out().print("holds" if result.holds else "VIOLATED")
 
 

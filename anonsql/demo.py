@@ -19,11 +19,12 @@ ADULT_QIDS = {
 }
 
 
-#: Adult's other columns, left out of the release, and why (docs/spec.md: "Which Adult columns are
-#: quasi-identifying"): each would undo the generalization of the quasi-identifiers.
+#: Adult's other columns, left out of the release (not declared: undeclared columns are dropped),
+#: and why (docs/spec.md: "Which Adult columns are quasi-identifying"): each would undo the
+#: generalization of the quasi-identifiers.
 ADULT_LEFT_OUT = {
-    # a census sampling weight: nearly unique per row
-    "final_weight": "identifier",
+    # a census sampling weight: nearly unique per row (not an identifier: its values repeat)
+    "final_weight": "nearly unique per row",
     # a one-to-one recoding of education_num: publishing it undoes that QID's intervals
     "education": "determines education_num",
     # Husband / Wife give sex away (2,575 rows published with sex '*' at k = 10)
@@ -42,7 +43,6 @@ def adult_spec(
     """The literature's Adult setup: 8 QIDs (age, education_num numeric) and the income class
     as the sensitive column; the columns that would undo the generalization are left out."""
     columns: dict[str, Any] = dict(ADULT_QIDS)
-    columns.update({c: {"role": "identifier"} for c in ADULT_LEFT_OUT})
     columns["class"] = {"role": "sensitive"}
     return {
         "engine": "duckdb",

@@ -59,7 +59,6 @@ def spec_for(db: str, models: list[dict[str, Any]], materialize: str, name: str)
     kept = {*ADULT_QIDS, "class"}
     spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
     spec["columns"]["person_id"] = {"role": "identifier"}
-    spec["columns"]["hours_per_week"] = {"role": "identifier"}
     spec["output"]["materialize"] = materialize
     spec["privacy"] = models
     return spec

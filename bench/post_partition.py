@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 #: query, labelled by its text).
 POST_PARTITION = (
     "publish/",
-    "linked/exposure",
+    "linked/",
     "metrics/",
     "risk/",
     "count_rows",

@@ -36,10 +36,6 @@ def certify(
     ``time.perf_counter()`` at its start."""
     resolved, partitioning = release.staged.resolved, release.staged.partitioning
     spec = resolved.spec
-    linked = {e.column: e.as_dict() for e in measurement.exposure}
-    for acknowledged in resolved.linked:
-        linked.setdefault(acknowledged.column, {})
-        linked[acknowledged.column]["acknowledged_determines"] = list(acknowledged.determines)
     fields: dict[str, Any] = {
         "run_id": release.staged.workspace.run_id,
         "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -62,7 +58,12 @@ def certify(
         "ncp_percent": measurement.value("ncp"),
         "dropped_columns": json.dumps(list(resolved.dropped)),
         "private_schema": release.names.private,
-        "linked_columns": json.dumps(linked, sort_keys=True),
+        # what the linkage gate read, and what acknowledged columns expose
+        # (anonsql.measure.exposure documents the shape)
+        "linked_columns": measurement.linked.as_json(),
+        # what k counts: persons (by which column), or rows and why that is fine or
+        # acknowledged
+        "counts": resolved.counts.as_json(),
         # the source as certified, for `anonsql status` to tell whether it changed since
         "source_checksum": checksum(release.engine, release.built.source),
         "spec_sha256": hashlib.sha256(spec.canonical_json().encode()).hexdigest(),

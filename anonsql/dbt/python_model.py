@@ -23,6 +23,7 @@ seed give the same rows) and replaces the table.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,10 @@ CONFIG_KEY = "anonsql"
 RELEASE_SCHEMA_SUFFIX = "_anonsql"
 #: Spec keys the model takes from dbt instead of the config.
 FROM_DBT = ("engine", "database", "source", "join")
+
+#: Where the model logs what the release exposes beyond its models (one warning a line: an
+#: acknowledged linked column, record-level counting over repeated persons); dbt shows it.
+log = logging.getLogger("anonsql.dbt")
 
 
 def _key(name: str) -> str:
@@ -197,4 +202,6 @@ def model(
     target = TableName(str(this.identifier), str(this.schema))
     declared = model_spec(spec, relation_name(source, current), target)
     result = api.run(declared, engine=engine)
+    for warning in result.warnings():
+        log.warning("%s: %s", result.names.main, warning)
     return connection.sql(engine.sql.render("select_all", relation=result.names.main))

@@ -45,6 +45,10 @@ _SENSITIVE_NAMES = (
 NEAR_UNIQUE = 0.95
 
 
+#: The role of a suggestion that leaves the column out of the spec (written as a comment).
+LEFT_OUT = "left_out"
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """One column's suggested declaration and why."""
@@ -234,7 +238,10 @@ def render_yaml(
     for s in suggestions:
         for reason in s.reasons:
             lines.append(f"  # {reason}")
-        lines.append(f"  {_key(s.column)}: {_flow(s.declaration)}")
+        if s.role == LEFT_OUT:
+            lines.append(f"  # {_key(s.column)}: left out (undeclared columns are dropped)")
+        else:
+            lines.append(f"  {_key(s.column)}: {_flow(s.declaration)}")
     sensitive = [s.column for s in suggestions if s.role == "sensitive"]
     lines += [
         "privacy:",
@@ -269,10 +276,12 @@ def init_spec(
             i = next(i for i, s in enumerate(suggestions) if s.column == linked.column)
             old = suggestions[i]
             determined = ", ".join(linked.determines)
+            # left out, not declared: `role: identifier` says the column identifies persons,
+            # and its repeated values would then mean several rows per person
             suggestions[i] = Suggestion(
                 old.column,
-                "identifier",
-                {"role": "identifier"},
+                LEFT_OUT,
+                {},
                 (
                     old.reasons[0],
                     f"FLAGGED: each of its values occurs with one value of {determined}, so "

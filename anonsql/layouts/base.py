@@ -42,6 +42,7 @@ from anonsql.engines.types import TypeClass
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.check import PlannedCheck
 from anonsql.resolve import Resolved
+from anonsql.resolve.linked import linkage_columns, refinable
 from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
@@ -56,18 +57,28 @@ GUARD_ORDER = ("person", "class", "table")
 
 
 def guard_stages(
-    renderer: SqlRenderer, models: Sequence[PrivacyModel], qids: Sequence[str], person: str | None
+    renderer: SqlRenderer,
+    models: Sequence[PrivacyModel],
+    qids: Sequence[str],
+    person: str | None,
+    known: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """The guard's stages: per kind of key, the models' violation queries (in the templates'
-    dialect) over the previous stage (``stage_<i>``)."""
+    dialect) over the previous stage (``stage_<i>``), and for a class stage the columns keying
+    its classes. With ``known`` (the insensitive columns published unchanged, which an
+    adversary may know: :mod:`anonsql.measure.linkage`), the class-keyed models are also run
+    on the classes refined by them, first: a class whose refined classes all hold holds too
+    (the models are union-closed), so the later stages undo nothing of it."""
     stages: list[dict[str, Any]] = []
     for key in GUARD_ORDER:
         group = [m for m in models if m.guard == key]
-        if not group:
-            continue
-        relation = TableName(f"stage_{len(stages)}")
-        queries = [m.violations_sql(renderer, relation, qids, person=person) for m in group]
-        stages.append({"key": key, "queries": queries})
+        refined = [m for m in group if refinable(m)] if key == "class" and known else []
+        for columns, chosen in ((([*qids, *known]), refined), (list(qids), group)):
+            if not chosen:
+                continue
+            relation = TableName(f"stage_{len(stages)}")
+            queries = [m.violations_sql(renderer, relation, columns, person=person) for m in chosen]
+            stages.append({"key": key, "columns": columns, "queries": queries})
     return stages
 
 
@@ -114,16 +125,18 @@ def create_guarded_view(
     models: Sequence[PrivacyModel],
     qids: Sequence[str],
     person: str | None,
+    known: Sequence[str] = (),
 ) -> None:
-    """Create ``target``: ``released`` minus what violates ``models`` now (:func:`guard_stages`),
-    a security barrier where the engine has them."""
+    """Create ``target``: ``released`` minus what violates ``models`` now (:func:`guard_stages`;
+    ``known``: the columns refining the classes), a security barrier where the engine has
+    them."""
     renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
-    keys = [*qids, *([person] if person else [])]
+    keys = [*qids, *known, *([person] if person else [])]
     engine.run(
         "publish/guarded",
         target=target,
         released=released,
-        stages=guard_stages(renderer, models, qids, person),
+        stages=guard_stages(renderer, models, qids, person, known),
         qids=qids,
         person=person,
         hashed={} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
@@ -198,7 +211,14 @@ class Layout(ABC, Generic[F]):
         # a model whose statistic SQL cannot compute (a population-uniqueness estimate) is bound
         # to the released rows now; its guard then withholds the release once they change
         models = [m.prepared(e, released, self.qids) for m in models]
-        create_guarded_view(e, target, released, models, self.qids, person)
+        # the columns an adversary may know refine the classes, where ``released`` holds them
+        held = {c.name for c in e.columns(released) or []}
+        known = [
+            c
+            for c in linkage_columns(self.resolved.spec, self.resolved.passthrough).classes
+            if c in held
+        ]
+        create_guarded_view(e, target, released, models, self.qids, person, known)
 
     @classmethod
     @abstractmethod

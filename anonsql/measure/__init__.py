@@ -1,8 +1,10 @@
-"""The measure step: every registered metric computed by SQL on the release, what its unchanged
-columns expose, and the re-identification risk of its source."""
+"""The measure step: every registered metric computed by SQL on the release, what its
+acknowledged columns expose, and the re-identification risk of its source; and the linkage
+measures the publish gate runs (:mod:`anonsql.measure.linkage`)."""
 
+from anonsql.measure.exposure import AcknowledgedExposure, LinkedExposure, linked_exposure
+from anonsql.measure.linkage import Linkage, release_linkage
 from anonsql.measure.measure import (
-    ColumnExposure,
     Measurement,
     measure,
     metric_context,
@@ -11,10 +13,14 @@ from anonsql.measure.measure import (
 )
 
 __all__ = [
-    "ColumnExposure",
+    "AcknowledgedExposure",
+    "Linkage",
+    "LinkedExposure",
     "Measurement",
+    "linked_exposure",
     "measure",
     "metric_context",
     "metric_inputs",
     "release_context",
+    "release_linkage",
 ]

@@ -15,47 +15,25 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.engines import Engine
 from anonsql.layouts import LAYOUTS
+from anonsql.measure.exposure import LinkedExposure, acknowledged_exposure
+from anonsql.measure.linkage import built_target
 from anonsql.metrics.base import MetricContext, MetricInput, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all, metrics_for
 from anonsql.metrics.risk import RiskSettings, risk_settings, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
-from anonsql.publish import BuiltRelease, exposure_columns
+from anonsql.publish import BuiltRelease
 from anonsql.release import PublishedRelease
-from anonsql.spec import Role
 from anonsql.spec.output import OutputNames
-
-#: A value of a published column gives a quasi-identifier away when at least this share of the
-#: source rows holding it share one value of the quasi-identifier (Adult: "Husband" is male on
-#: 12,462 of 12,463 rows).
-REVEAL_CONFIDENCE = 0.99
-
-
-@dataclass(frozen=True)
-class ColumnExposure:
-    """What a column published unchanged adds to a release: rows in classes (published
-    quasi-identifiers + the column) below the release's k, and per quasi-identifier the rows
-    published generalized whose value of the column gives the original value away (with
-    :data:`REVEAL_CONFIDENCE`)."""
-
-    column: str
-    #: None for sensitive columns (what the release protects, not what an adversary knows).
-    small_class_rows: int | None
-    revealed_rows: Mapping[str, int]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "small_class_rows": self.small_class_rows,
-            "revealed_rows": dict(self.revealed_rows),
-        }
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """The metrics of a release, what its unchanged columns expose, the re-identification risk
-    of its source and how risk was measured (:mod:`anonsql.metrics.risk`), for the certificate."""
+    """The metrics of a release, what its acknowledged columns expose
+    (:mod:`anonsql.measure.exposure`), the re-identification risk of its source and how risk
+    was measured (:mod:`anonsql.metrics.risk`), for the certificate."""
 
     metrics: tuple[MetricValue, ...]
-    exposure: tuple[ColumnExposure, ...] = ()
+    linked: LinkedExposure = field(default_factory=LinkedExposure)
     source_risk: Mapping[str, float] = field(default_factory=dict)
     risk_settings: Mapping[str, Any] = field(default_factory=dict)
 
@@ -158,35 +136,16 @@ def measure(release: BuiltRelease) -> Measurement:
     return Measurement(tuple(metrics), measure_exposure(release), source, settings)
 
 
-def measure_exposure(release: BuiltRelease) -> tuple[ColumnExposure, ...]:
-    """Per column published unchanged, what it adds to the release (one query each, over the
-    release grouped by its quasi-identifiers and the column: from ``release.refined`` when the
-    publish step grouped it already)."""
-    resolved, ws, built = release.staged.resolved, release.staged.workspace, release.built
-    columns = exposure_columns(release.staged)
+def measure_exposure(release: BuiltRelease) -> LinkedExposure:
+    """What each acknowledged column exposes (two queries each; none for the others, which the
+    linkage gate proved expose nothing), counted in the release's individuals."""
+    ws = release.staged.workspace
     models = ws.models
     k = largest_k(models) or max([m.min_rows() for m in models] + [1])
-    qids = [{"column": d.column, "numeric": d.is_numeric, "index": d.index} for d in ws.dimensions]
-    sensitive = set(resolved.spec.columns_with(Role.SENSITIVE))
-    found = []
-    for column in columns:
-        row = release.engine.query(
-            "linked/exposure",
-            source=built.source,
-            release=built.main,
-            refined=release.refined,
-            nodes=built.hierarchy_nodes,
-            column=column,
-            qids=qids,
-            k=k,
-            confidence=REVEAL_CONFIDENCE,
-        )[0]
-        revealed = {d.column: int(row[1 + i] or 0) for i, d in enumerate(ws.dimensions)}
-        # the adversary knows quasi-identifiers and may know an insensitive column, not the
-        # sensitive values the release protects: those refine classes by design
-        small = None if column in sensitive else int(row[0] or 0)
-        found.append(ColumnExposure(column, small, revealed))
-    return tuple(found)
+    person = ws.person.column if ws.person is not None else None
+    return acknowledged_exposure(
+        built_target(release), k, person=person, determined=release.staged.resolved.linked
+    )
 
 
 def metrics_table(metrics: Sequence[MetricValue]) -> pa.Table:

@@ -12,10 +12,12 @@ from anonsql.sql import TableName
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Violating classes per model; the relation satisfies every model iff all counts are 0."""
+    """Violating classes per model; the relation satisfies every model iff all counts are 0.
+    ``counted`` says what the models counted (rows, or persons by which column), when known."""
 
     relation: TableName
     violations: Mapping[str, int] = field(default_factory=dict)
+    counted: str = ""
 
     @property
     def holds(self) -> bool:

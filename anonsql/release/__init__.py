@@ -4,6 +4,8 @@ source now (:func:`release_status`)."""
 
 from anonsql.release.reader import (
     PublishedRelease,
+    counted,
+    counts_facts,
     is_published,
     person_facts,
     read_certificate,
@@ -14,6 +16,8 @@ from anonsql.release.status import ReleaseStatus, release_status
 __all__ = [
     "PublishedRelease",
     "ReleaseStatus",
+    "counted",
+    "counts_facts",
     "is_published",
     "person_facts",
     "read_certificate",

@@ -89,6 +89,24 @@ def person_facts(certificate: Mapping[str, Any]) -> dict[str, Any] | None:
     return facts if isinstance(facts, dict) else None
 
 
+def counts_facts(certificate: Mapping[str, Any]) -> dict[str, Any]:
+    """What a certificate says its models count (``counts``: ``unit``, ``column``, ``why``,
+    ``acknowledged``); empty for a certificate written before it did."""
+    value = certificate.get("counts")
+    facts = json.loads(value) if isinstance(value, str) else None
+    return facts if isinstance(facts, dict) else {}
+
+
+def counted(certificate: Mapping[str, Any]) -> str:
+    """What a certificate's models count, in words ("" when it does not say)."""
+    facts = counts_facts(certificate)
+    if not facts:
+        return ""
+    if facts.get("unit") == "persons":
+        return f"persons (distinct {facts.get('column')})"
+    return f"rows: {facts.get('why')}"
+
+
 def read_release(engine: Engine, output: TableName, *, fix: str) -> PublishedRelease:
     """The release published as ``output``; a SpecError (with ``fix``) if there is none."""
     certificate = read_certificate(engine, OutputNames(output))

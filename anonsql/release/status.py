@@ -21,7 +21,11 @@ class ReleaseStatus:
     ``withheld_rows`` are released rows the live view's guard hides because their class (or
     person, or the whole release) now violates a certified model; ``uncovered_rows`` are source
     rows the release never saw (a new quasi-identifier vector, person or item), which it does
-    not show either. ``stale`` says the source changed since certification.
+    not show either. ``stale`` says the source changed since certification. ``recovered_rows``
+    and ``refined_violations`` are the linkage measures over the live source
+    (:func:`~anonsql.measure.linkage.release_linkage`): rows whose generalized
+    quasi-identifier the columns published unchanged now give away, and violations of the
+    models on the classes the insensitive ones refine (``exposed``: either is not 0).
     """
 
     output: str
@@ -35,6 +39,13 @@ class ReleaseStatus:
     uncovered_rows: int
     suppressed_rows: int
     stale: bool
+    recovered_rows: int = 0
+    refined_violations: int = 0
+
+    @property
+    def exposed(self) -> bool:
+        """Whether the published columns now undo what the release certified."""
+        return bool(self.recovered_rows or self.refined_violations)
 
     @property
     def hidden_rows(self) -> int:
@@ -46,7 +57,12 @@ class ReleaseStatus:
         return self.hidden_rows / self.source_rows if self.source_rows else 0.0
 
     def summary(self) -> dict[str, Any]:
-        return {**asdict(self), "hidden_rows": self.hidden_rows, "hidden_share": self.hidden_share}
+        return {
+            **asdict(self),
+            "hidden_rows": self.hidden_rows,
+            "hidden_share": self.hidden_share,
+            "exposed": self.exposed,
+        }
 
 
 def checksum(engine: Engine, relation: TableName) -> str:
@@ -65,6 +81,9 @@ def release_status(engine: Engine, output: TableName) -> ReleaseStatus:
 
 
 def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
+    # the measure step reads releases too: imported here, not at the top
+    from anonsql.measure.linkage import release_linkage
+
     names: OutputNames = release.names
     coverage = LAYOUTS.get(release.layout).coverage(engine, release)
     released = engine.count_rows(names.released)
@@ -72,6 +91,7 @@ def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
     view = release.certificate.get("materialize") == "view"
     certified = release.certificate.get("source_checksum")
     stale = certified is None or checksum(engine, names.source) != certified
+    linkage = release_linkage(engine, release)
     return ReleaseStatus(
         output=str(names.main),
         materialize=str(release.certificate.get("materialize")),
@@ -84,4 +104,6 @@ def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
         uncovered_rows=coverage.source_rows - coverage.covered_rows,
         suppressed_rows=coverage.suppressed_rows,
         stale=stale,
+        recovered_rows=sum(linkage.recovered.values()),
+        refined_violations=sum(linkage.refined.values()),
     )

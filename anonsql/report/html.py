@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 import anonsql
 from anonsql.engines import Engine
+from anonsql.measure.exposure import linked_exposure
 from anonsql.release import PublishedRelease, read_release
 from anonsql.report.svg import bar_chart, stacked_chart
 from anonsql.spec.relations import parse_relation
@@ -430,32 +431,36 @@ def _risk_section(
 
 
 def _linked_section(cert: Mapping[str, Any]) -> Section:
-    found = json.loads(str(cert.get("linked_columns") or "{}"))
-    rows = []
-    for column, facts in found.items():
-        revealed = {q: n for q, n in (facts.get("revealed_rows") or {}).items() if n}
-        rows.append(
-            (
-                column,
-                ", ".join(f"{q}: {n} rows" for q, n in revealed.items()) or "none",
-                int(facts.get("small_class_rows") or 0),
-                ", ".join(facts.get("acknowledged_determines") or []) or "no",
-            )
+    exposure = linked_exposure(cert)
+    rows = [
+        (
+            a.column,
+            ", ".join(f"{q}: {n} rows" for q, n in a.recovered_rows.items() if n) or "none",
+            int(a.small_class_rows or 0),
+            ", ".join(a.determines) or "no",
         )
+        for a in exposure.acknowledged
+    ]
+    checked = exposure.columns.recovery
     return Section(
         "Columns published unchanged",
-        "Sensitive and insensitive columns published as they are, checked for giving "
-        "quasi-identifiers away (a column whose value pins down the original value of a "
-        "generalized one)."
+        (
+            "Sensitive and insensitive columns published as they are give no quasi-identifier "
+            "away and keep every class within the models (the linkage gate): "
+            + (", ".join(checked) or "none")
+            + ". Acknowledged columns were published anyway; what they expose:"
+        )
         if rows
-        else "No column is published unchanged beside the quasi-identifiers.",
+        else "The columns published unchanged ("
+        + (", ".join(checked) or "none")
+        + ") give no quasi-identifier away and keep every class within the models.",
         (
             _table(
                 [
-                    "column",
+                    "acknowledged column",
                     "quasi-identifier given away for",
                     "rows in classes below k with it",
-                    "acknowledged as determining",
+                    "determines alone",
                 ],
                 rows,
             ),

@@ -11,11 +11,12 @@ from typing import Any
 
 from anonsql.algorithms import Partitioning
 from anonsql.certify import Certificate
+from anonsql.measure.exposure import linked_exposure
 from anonsql.measure.measure import Measurement
 from anonsql.metrics.base import MetricValue
 from anonsql.privacy.check import CheckResult
 from anonsql.publish import BuiltRelease
-from anonsql.release import person_facts
+from anonsql.release import counted, counts_facts, person_facts
 from anonsql.spec.output import OutputNames
 from anonsql.verify import Verification
 
@@ -57,7 +58,18 @@ class RunResult:
             "rounds": self.partitioning.rounds,
             "statements": self.partitioning.statements,
             "rounds_in_memory": self.partitioning.rounds_in_memory,
+            "warnings": self.warnings(),
         }
+
+    def warnings(self) -> list[str]:
+        """What the release exposes beyond its models, as the spec acknowledged it: one line
+        per acknowledged linked column (:meth:`LinkedExposure.warnings`) and record-level
+        counting over repeated persons."""
+        found = linked_exposure(self.certificate).warnings()
+        counts = counts_facts(self.certificate)
+        if counts.get("acknowledged"):
+            found.append(f"k counts rows, acknowledged: {counts.get('why')}")
+        return found
 
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) lines summing up the run."""
@@ -89,18 +101,10 @@ class RunResult:
                 if cert.get("layout") == "identity_reserved"
                 else ("by_person", "fingerprints", "person_map")
             )
-        for column, found in json.loads(str(cert.get("linked_columns") or "{}")).items():
-            revealed = {q: n for q, n in found.get("revealed_rows", {}).items() if n}
-            small = int(found.get("small_class_rows") or 0)
-            if not (small or revealed or found.get("acknowledged_determines")):
-                continue
-            parts = [f"{small} rows in classes below k with it"] if small else []
-            parts += [f"gives {q} away for {n} rows" for q, n in revealed.items()]
-            if found.get("acknowledged_determines"):
-                parts.append(
-                    "acknowledged: determines " + ", ".join(found["acknowledged_determines"])
-                )
-            lines.append((f"column {column} published unchanged", "; ".join(parts)))
+        counts = counted(cert)
+        if counts:
+            lines.append(("k counts", counts))
+        lines.extend(("warning", w) for w in self.warnings())
         # a layout may record lines of its own and the companions it published
         lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
         also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also

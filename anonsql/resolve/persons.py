@@ -1,5 +1,6 @@
 """1:M data (``person_id`` in the spec): checks of the declaration against the models and the
-catalog, and the persons' profile.
+catalog, and the persons' profile; and what k counts (:func:`counting`): persons, or rows
+where no declared identifier or join key repeats (or the spec acknowledges it does).
 
 A person's quasi-identifiers are assumed constant over their rows (Gong et al. 2017, A1). When
 they vary, the run refuses by default, naming how many persons are affected and never a value;
@@ -9,7 +10,10 @@ rows (the published rows of a person then all carry its generalization).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import SpecError
@@ -98,3 +102,70 @@ def profile_persons(
             "exclude those rows (a missing item is not part of a fingerprint)",
         )
     return int(persons), int(items)
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What the release's models count (the certificate's ``counts``): ``persons`` (by
+    ``column``, the spec's ``person_id``) or ``rows``; ``why`` says why rows are one per person
+    or that the spec acknowledged they are not (``acknowledged``: ``column`` repeats)."""
+
+    unit: Literal["persons", "rows"]
+    why: str
+    column: str | None = None
+    acknowledged: bool = False
+
+    def as_json(self) -> str:
+        return json.dumps(
+            {
+                "unit": self.unit,
+                "column": self.column,
+                "why": self.why,
+                "acknowledged": self.acknowledged,
+            }
+        )
+
+
+def counting(
+    spec: Spec, engine: Engine, source: Relation, catalog: Sequence[ColumnInfo]
+) -> Counting:
+    """What k counts, and the refusal of record-level certification over several rows per
+    person: a declared identifier (``role: identifier``) or a join key whose values repeat in
+    the source means a class of k rows may hold fewer than k persons. Refused unless the spec
+    sets ``person_id`` (the person-level models count persons) or ``record_level:
+    acknowledged``. One query (a count and a distinct count per such column)."""
+    if spec.person_id is not None:
+        return Counting("persons", "the person-level models count persons", spec.person_id)
+    names = {c.name.casefold(): c.name for c in catalog}
+    keys = {f"columns.{c}": c for c in spec.columns_with(Role.IDENTIFIER)}
+    for i, join in enumerate(spec.join):
+        for position, column in enumerate(join.using):
+            keys.setdefault(f"join[{i}].using[{position}]", names.get(column.casefold(), column))
+    columns = list(dict.fromkeys(keys.values()))
+    if not columns:
+        return Counting("rows", "no column is declared to identify persons (role: identifier)")
+    row = engine.query("persons/repeats", source=source, columns=columns)[0]
+    repeats = {
+        c: (int(row[2 * i] or 0), int(row[2 * i + 1] or 0))
+        for i, c in enumerate(columns)
+        if int(row[2 * i] or 0) > int(row[2 * i + 1] or 0)
+    }
+    if not repeats:
+        return Counting(
+            "rows",
+            f"one row per person: no value of {', '.join(columns)} repeats in the source",
+        )
+    key, column = next((k, c) for k, c in keys.items() if c in repeats)
+    rows, distinct = repeats[column]
+    what = f"{column!r} repeats: {distinct} distinct values over {rows} rows"
+    if spec.record_level == "acknowledged":
+        return Counting("rows", f"{what} (record_level: acknowledged)", column, acknowledged=True)
+    raise SpecError(
+        key,
+        f"{what}, so a person may own several rows and a class of k rows may hold fewer than "
+        "k persons",
+        f"declare `person_id: {column}` with the person-level models (e.g. person_k_anonymity) "
+        "to count persons, or set `record_level: acknowledged` to certify rows knowing it; if "
+        f"{column!r} does not identify persons, remove it from columns (undeclared columns are "
+        "dropped too)",
+    )

@@ -21,7 +21,12 @@ from anonsql.registry import suggestion
 from anonsql.resolve.dependencies import resolve_dependencies
 from anonsql.resolve.linked import check_linked_columns
 from anonsql.resolve.names import check_name_lengths, check_reserved_names
-from anonsql.resolve.persons import check_person_column, fingerprint_column, profile_persons
+from anonsql.resolve.persons import (
+    check_person_column,
+    counting,
+    fingerprint_column,
+    profile_persons,
+)
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
 from anonsql.spec import Role, Spec
@@ -35,7 +40,9 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     The steps run in this order, so a spec with several problems reports the first: the spec
     against the catalog (algorithm, source, output, grants, columns, quasi-identifiers, models,
     functional dependencies), then against the profiled data (rows, NULLs, ranges, persons, what
-    the models need), then the published columns that would reveal a quasi-identifier.
+    the models need, what k counts: persons, or rows where no identifier repeats), then the
+    published columns that exactly determine a quasi-identifier (the linkage gate measures the
+    rest on the release).
     """
     algorithm = choose_algorithm(spec)
     source = resolve_source(spec, engine)
@@ -64,12 +71,15 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     sensitive = profiled_sensitive(sensitive, profile)
     person = person_declaration(spec, engine, source.relation, fingerprints)
     check_models_against(models, data_profile(rows, sensitive, person))
+    counts = counting(spec, engine, source.relation, catalog)
 
     passthrough = passthrough_columns(spec, algorithm, catalog)
     unchanged = [c for c in passthrough if c != fingerprints]
     qids = spec.quasi_identifiers
     boolean = [q for q in qids if types[q].type_class is TypeClass.BOOLEAN]
-    linked = check_linked_columns(engine, spec, source.relation, unchanged, qids, boolean=boolean)
+    linked = check_linked_columns(
+        engine, spec, source.relation, unchanged, qids, rows=rows, boolean=boolean
+    )
     return Resolved(
         spec=spec,
         algorithm=algorithm,
@@ -86,6 +96,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         person=person,
         linked=tuple(linked),
         functional_dependencies=fds,
+        counts=counts,
     )
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from anonsql.algorithms.base import Algorithm
 from anonsql.algorithms.workspace import Dimension, SensitiveAttribute
 from anonsql.engines import ColumnInfo
 from anonsql.privacy.base import PrivacyModel
 from anonsql.resolve.linked import LinkedColumn
+from anonsql.resolve.persons import Counting
 from anonsql.spec import Spec
 from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.sql import Relation, TableName
@@ -54,6 +55,8 @@ class Resolved:
     linked: tuple[LinkedColumn, ...] = ()
     #: The spec's functional dependencies, checked to hold on the source.
     functional_dependencies: tuple[FunctionalDependency, ...] = ()
+    #: What the models count: persons, or rows (and why that is fine or acknowledged).
+    counts: Counting = field(default_factory=lambda: Counting("rows", "not resolved"))
 
     @property
     def qids(self) -> list[str]:

@@ -35,9 +35,9 @@ class ColumnSpec(_Strict):
     role: Role = Field(strict=False)  # given as its text
     type: Literal["numeric", "categorical"] | None = None
     hierarchy: str | dict[str, Any] | None = None
-    #: Publish this column although each of its values gives a quasi-identifier away (it
-    #: functionally determines one): the release then protects less than its certificate's
-    #: models say, and the certificate records the acknowledgement.
+    #: Publish this column unchanged although, alone or with the other published columns, it
+    #: gives a quasi-identifier away or refines classes below the models: the linkage gate
+    #: leaves it out, and the certificate and the run summary record what it exposes.
     acknowledge_linked: bool = False
 
 
@@ -114,6 +114,10 @@ class Spec(_Strict):
     join: list[JoinSpec] = Field(default_factory=list)
     person_id: str | None = Field(default=None, min_length=1)
     varying_qids: Literal["refuse", "most_frequent"] = "refuse"
+    #: ``acknowledged``: certify the release counting rows although a declared identifier or a
+    #: join key repeats in the source (several rows per person); without it such a source is
+    #: refused unless ``person_id`` is set.
+    record_level: Literal["acknowledged"] | None = None
     output: OutputSpec
     columns: dict[str, ColumnSpec]
     privacy: list[dict[str, dict[str, Any] | None]] = Field(min_length=1)
@@ -175,6 +179,8 @@ class Spec(_Strict):
 
     def canonical_json(self) -> str:
         """The spec as canonical JSON, hashed into the certificate."""
-        # ``risk`` only when given, so specs without it hash as before it existed
+        # ``risk`` and ``record_level`` only when given, so specs without them hash as before
+        # they existed
         excluded = {"base_dir"} | (set() if self.risk is not None else {"risk"})
+        excluded |= set() if self.record_level is not None else {"record_level"}
         return self.model_dump_json(by_alias=True, exclude=excluded)

@@ -1,6 +1,9 @@
 """The verify step: every declared privacy model re-checked by SQL on the released relations,
-the layout's own checks, and every source row (and person) accounted for. A failure raises
-:class:`~anonsql.errors.VerificationError` inside the swap, so nothing is published."""
+the layout's own checks, every source row (and person) accounted for, and the linkage gate
+(:mod:`anonsql.measure.linkage`): no published row's quasi-identifier recovered through the
+columns published unchanged, the models holding on the classes they refine. A failure raises
+:class:`~anonsql.errors.VerificationError` (the linkage gate:
+:class:`~anonsql.resolve.linked.LinkageError`) inside the swap, so nothing is published."""
 
 from __future__ import annotations
 
@@ -9,18 +12,22 @@ from dataclasses import dataclass
 
 from anonsql.engines import Engine
 from anonsql.errors import VerificationError
+from anonsql.measure.linkage import Linkage, built_target, measure_linkage
 from anonsql.privacy.check import CheckResult, run_checks
 from anonsql.publish import BuiltRelease
+from anonsql.resolve.linked import LinkageError
 from anonsql.sql import TableName
 
 
 @dataclass(frozen=True)
 class Verification:
-    """The checks' result on the release, and the rows of its main relation."""
+    """The checks' result on the release, the rows of its main relation, and the linkage
+    gate's measures."""
 
     check: CheckResult
     published_rows: int
     counts: Mapping[str, int]
+    linkage: Linkage | None = None
 
 
 def verify(release: BuiltRelease) -> Verification:
@@ -30,6 +37,12 @@ def verify(release: BuiltRelease) -> Verification:
     engine, built = release.engine, release.built
     models = run_checks(engine, built.main, release.layout.checks(built))
     check = CheckResult(built.main, {**models.violations, **release.layout.violations(built)})
+    if not check.holds:
+        raise VerificationError(dict(check.violations))
+    # before the row accounting: the guard withholds the refined classes the gate refuses
+    linkage = measure_linkage(built_target(release))
+    if not linkage.holds:
+        raise LinkageError(linkage.findings, published=True)
     expected = release.layout.expected_rows(built)
     measured = release.layout.measured(built)
     counts = {
@@ -38,8 +51,6 @@ def verify(release: BuiltRelease) -> Verification:
         else engine.count_rows(relation)
         for what, (relation, _) in expected.items()
     }
-    if not check.holds:
-        raise VerificationError(dict(check.violations))
     for what, (_, rows) in expected.items():
         if counts[what] != rows:
             raise VerificationError({what: abs(counts[what] - rows)})
@@ -48,6 +59,7 @@ def verify(release: BuiltRelease) -> Verification:
         check=CheckResult(release.names.main, check.violations),
         published_rows=counts[main],
         counts=counts,
+        linkage=linkage,
     )
 
 

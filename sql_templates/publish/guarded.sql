@@ -1,8 +1,9 @@
 {# A release analysts query: the released rows (a private view over the live source) minus every
    class, person or whole release that currently violates a certified model, found by the same
-   violation queries `anonsql check` runs. Stages run in order (persons, then classes, then the
-   table-wide models), each over what the previous one kept, so nothing a later stage sees can
-   be undone by an earlier withholding. #}
+   violation queries `anonsql check` runs. Stages run in order (persons, then classes refined by
+   the columns an adversary may know, then classes, then the table-wide models), each over what
+   the previous one kept, so nothing a later stage sees can be undone by an earlier withholding.
+   A class stage's `columns` key its classes. #}
 {% set hashed = hashed | default({}) %}
 {# v's key column equal to r's, NULL matching NULL: IS NOT DISTINCT FROM, or where the engine
    cannot hash that operator (`hashed` names a NULL stand-in per column) two hashable
@@ -21,7 +22,7 @@ WITH {{ 'stage_0' | ident }} AS (
     NOT EXISTS (
       SELECT 1 FROM ({{ violations }}) AS v
 {% if stage.key == 'class' %}
-      WHERE {% for q in qids %}{{ same(q, q) }}{{ " AND " if not loop.last }}{% endfor %}
+      WHERE {% for q in stage.columns | default(qids) %}{{ same(q, q) }}{{ " AND " if not loop.last }}{% endfor %}
 
 {% elif stage.key == 'person' %}
       WHERE {{ same(person, 'person') }}

@@ -96,9 +96,13 @@ def spec_for(folder: Path, algorithm: str, model: PrivacyModel) -> dict[str, Any
         "city": {"role": "quasi_identifier", "hierarchy": str(folder / "city.csv")},
     }
     if person_level:
-        columns["code"] = {"role": "sensitive", "hierarchy": str(folder / "code.csv")}
+        columns["code"] = {
+            "role": "sensitive",
+            "acknowledge_linked": True,
+            "hierarchy": str(folder / "code.csv"),
+        }
     else:
-        columns.update({c: {"role": "sensitive"} for c in SENSITIVE})
+        columns.update({c: {"role": "sensitive", "acknowledge_linked": True} for c in SENSITIVE})
     spec: dict[str, Any] = {
         "source": "main.visits" if person_level else "main.records",
         "output": {"schema": "anon", "name": f"out{next(_outputs)}"},

@@ -172,7 +172,7 @@ spec = {
     "source": "main.t",
     "output": {"schema": "anon", "name": "t"},
     "columns": {"age": {"role": "quasi_identifier", "type": "numeric"},
-                "disease": {"role": "sensitive"}},
+                "disease": {"role": "sensitive", "acknowledge_linked": True}},
     "privacy": [{"k_anonymity": {"k": 3}}],
     "suppression_limit": 0.25,
     "algorithm": "mondrian",

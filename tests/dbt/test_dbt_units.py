@@ -3,15 +3,19 @@ the templates, the Python model's spec and relation handling, and manifest name 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import duckdb
 import pytest
+from helpers import load_people, people_spec
 
 from anonsql.dbt.generate import generate, stale_files, status_macro
 from anonsql.dbt.project import DbtNames, project_spec
-from anonsql.dbt.python_model import duckdb_connection, model_spec, relation_name
+from anonsql.dbt.python_model import duckdb_connection, model, model_spec, relation_name
+from anonsql.engines import DuckDBEngine
 from anonsql.errors import SpecError
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
@@ -117,3 +121,20 @@ def test_dbt_project_without_dbt_installed_says_which_extra(
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     with pytest.raises(SpecError, match=r"anonsql\[dbt\]"):
         anonsql.dbt.run_in_project(tmp_path / "spec.yaml", tmp_path)
+
+
+def test_model_logs_one_line_per_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The dbt Python model logs what the release exposes beyond its models: here the two
+    columns people_spec publishes acknowledged."""
+    con = duckdb.connect()
+    load_people(DuckDBEngine(connection=con))
+    config = people_spec(tmp_path)
+    for key in ("source", "output"):
+        del config[key]
+    this = SimpleNamespace(identifier="people_anon", name="people_anon", schema="main")
+    with caplog.at_level(logging.WARNING, logger="anonsql.dbt"):
+        rel = model(SimpleNamespace(this=this), con, "main.people", config)
+    assert len(rel.fetchall()) == 400
+    lines = [r.getMessage() for r in caplog.records if r.name == "anonsql.dbt"]
+    assert lines and all(line.startswith("main_anonsql.people_anon: ") for line in lines)
+    assert any("note (acknowledged, insensitive)" in line for line in lines)

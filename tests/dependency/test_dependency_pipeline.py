@@ -55,7 +55,7 @@ def spec(folder: Path, algorithm: Any, k: int = 4, **extra: Any) -> dict[str, An
             "zip": {"role": "quasi_identifier", "type": "numeric"},
             "city": {"role": "quasi_identifier", "hierarchy": str(folder / "city.csv")},
             "age": {"role": "quasi_identifier", "type": "numeric"},
-            "country": {"role": "sensitive"},
+            "country": {"role": "sensitive", "acknowledge_linked": True},
         },
         "privacy": [{"k_anonymity": {"k": k}}],
         "algorithm": algorithm,

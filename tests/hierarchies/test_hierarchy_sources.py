@@ -52,7 +52,7 @@ def test_builders_in_a_spec(engine: Engine) -> None:
                     "group_sizes": [2],
                 },
             },
-            "spend": {"role": "sensitive"},
+            "spend": {"role": "sensitive", "acknowledge_linked": True},
         },
         "privacy": [
             {"k_anonymity": {"k": 6}},

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -14,6 +15,7 @@ from anonsql import api
 from anonsql.cli import main
 from anonsql.engines import DuckDBEngine, Engine, TypeClass
 from anonsql.init import init_spec
+from anonsql.resolve.linked import LinkageError
 from anonsql.sql import TableName
 
 TABLE = TableName("patients", "main")
@@ -65,7 +67,7 @@ def test_profile_roles_and_hierarchies(engine: Engine) -> None:
         "sex": "quasi_identifier",
         "race": "quasi_identifier",
         "diagnosis": "sensitive",
-        "visits": "identifier",  # flagged: it gives sex away
+        "visits": "left_out",  # flagged: it gives sex away
         "cohort": "insensitive",
         "area": "quasi_identifier",
         "weight": "insensitive",
@@ -86,12 +88,19 @@ def test_profile_roles_and_hierarchies(engine: Engine) -> None:
         for reason in s.reasons:
             assert f"# {reason}" in found.yaml
     spec = yaml.safe_load(found.yaml)
-    assert spec["columns"]["visits"] == {"role": "identifier"}
+    assert "visits" not in spec["columns"]
     assert spec["source"] == "main.patients" and spec["engine"] == engine.name
-    # the skeleton runs as written: the dry run plans it, the run verifies, no row is lost
+    # the skeleton plans as written; the linkage gate refuses the columns it publishes
+    # unchanged (init does not read the gate's findings yet): leaving out the columns the
+    # findings name, the run verifies and no row is lost
     planned = api.plan(spec, engine=engine)
     assert planned.rows == 600 and "visits" in planned.dropped
     assert not engine.exists(TableName("patients", "anon"))
+    with pytest.raises(LinkageError) as refused:
+        api.run(spec, engine=engine)
+    named = {c for f in refused.value.findings for c in f.columns}
+    assert "cohort" in named and not engine.exists(TableName("patients", "anon"))
+    spec["columns"] = {c: v for c, v in spec["columns"].items() if c not in named}
     result = api.run(spec, engine=engine)
     assert result.certificate["verified"] and result.certificate["published_rows"] == 600
 
@@ -114,7 +123,8 @@ def test_init_command_writes_a_spec_that_runs(tmp_path: Path) -> None:
     )
     assert again.exit_code == 2 and "--force" in again.stderr
     ran = runner.invoke(main, ["run", str(spec), "--quiet", "--json"])
-    assert ran.exit_code == 0, ran.output
+    # refused by the linkage gate, naming the fixes (test_profile_roles_and_hierarchies)
+    assert ran.exit_code == 2 and "acknowledge_linked" in ran.stderr, ran.output
     profiled = runner.invoke(
         main, ["init", "--database", str(db), "--table", "main.patients", "--json"]
     )

@@ -1,20 +1,21 @@
 """The measure step reads the release's class table (``__classes``) instead of re-grouping the
-published view, and the linked-column exposure groups the release once: the figures must be
-those of the direct computation on what analysts read (the guarded view)."""
+published view, and the acknowledged columns' exposure reads the release grouped once: the
+figures must be those of the direct computation on what analysts read (the guarded view)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
+import linkage_reference as reference
 import pyarrow as pa
 import pytest
 from helpers import CITY_HIERARCHY, people, people_spec
 
 from anonsql import api
 from anonsql.engines import Engine
-from anonsql.measure.measure import REVEAL_CONFIDENCE, metric_context, release_context
+from anonsql.measure.exposure import linked_exposure
+from anonsql.measure.measure import metric_context, release_context
 from anonsql.metrics.registry import compute_all
 from anonsql.privacy import PrivacyModel
 from anonsql.release import read_release
@@ -96,33 +97,35 @@ def test_class_table_gives_the_figures_of_the_published_view(
 
 
 def test_exposure_counts_match_a_row_by_row_oracle(engine: Engine, tmp_path: Path) -> None:
+    """The acknowledged columns' exposure (the certificate's ``linked_columns``) against the
+    independent recomputation of tests/support/linkage_reference.py, on what analysts read."""
     _load(engine)
     result = api.run(_spec(tmp_path), engine=engine)
     names = result.names
-    source = engine.query_arrow("select_all", relation=TableName("people", "main")).to_pylist()
-    published = engine.query_arrow("select_all", relation=names.main).to_pylist()
-    nodes = engine.query_arrow("select_all", relation=names.hierarchy_nodes).to_pylist()
-    leaves = {(n["attribute"], n["label"]): n["leaf_count"] for n in nodes}
-    qids = ["age", "city", "income"]
-    k = 6
-    groups = Counter(tuple(r[q] for q in [*qids, "zone"]) for r in published)
-    small = sum(n for n in groups.values() if n < k)
-    revealed = {}
-    for q in qids:
-        pairs = Counter((r["zone"], r[q]) for r in source)
-        totals = Counter(r["zone"] for r in source)
-        share = {p: max(c for (pp, _), c in pairs.items() if pp == p) / totals[p] for p in totals}
-
-        def generalized(value: object, q: str = q) -> bool:
-            if q == "city":
-                return int(leaves.get(("city", str(value)), 0) or 0) > 1
-            return str(value).startswith("[")
-
-        revealed[q] = sum(
-            1 for r in published if share[r["zone"]] >= REVEAL_CONFIDENCE and generalized(r[q])
-        )
-    linked = json.loads(str(result.certificate["linked_columns"]))
-    assert linked["zone"]["small_class_rows"] == small
-    assert linked["zone"]["revealed_rows"] == revealed
-    assert revealed["city"] > 0  # the oracle is not vacuous: zone gives cities away
-    assert linked["disease"]["small_class_rows"] is None
+    source = engine.query_arrow("select_all", relation=TableName("people", "main")).to_pandas()
+    published = engine.query_arrow("select_all", relation=names.main).to_pandas()
+    paths = [line.split(";") for line in CITY_HIERARCHY.splitlines()]
+    qids = {"age": None, "city": paths, "income": None}
+    exposure = linked_exposure(result.certificate)
+    # the spec acknowledges every column it publishes unchanged: the gate read none
+    assert exposure.columns.recovery == () and exposure.columns.classes == ()
+    found = {a.column: a for a in exposure.acknowledged}
+    assert found["zone"].recovered_rows == reference.recovered(published, source, qids, ["zone"])
+    assert found["zone"].small_class_rows == reference.small_rows(
+        published, ["age", "city", "income", "zone"], k=6
+    )
+    assert found["zone"].determines == ()  # near a dependency, not one: the zone's cities vary
+    assert found["zone"].recovered_rows["city"] > 0  # not vacuous: the zone gives cities away
+    assert found["disease"].small_class_rows is None  # sensitive: not the adversary's
+    assert found["disease"].recovered_rows == reference.recovered(
+        published, source, qids, ["disease"]
+    )
+    assert exposure.combined is not None
+    assert exposure.columns.acknowledged == ("disease", "note", "zone")
+    assert exposure.combined.recovered_rows == reference.recovered(
+        published, source, qids, ["disease", "note", "zone"]
+    )
+    assert exposure.combined.small_class_rows == reference.small_rows(
+        published, ["age", "city", "income", "note", "zone"], k=6
+    )
+    assert any(w.startswith("zone (acknowledged, insensitive)") for w in result.warnings())

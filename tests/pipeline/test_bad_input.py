@@ -132,7 +132,7 @@ def test_infeasible_l_diversity(engine: Engine, tmp_path: Path) -> None:
                 "income": [1] * 20,
                 "disease": ["flu"] * 18 + ["cold", "ulcer"],
                 "note": ["a"] * 20,
-                "name": ["x"] * 20,
+                "name": [f"person {i}" for i in range(20)],
             }
         ),
     )

@@ -180,7 +180,11 @@ def example_spec(folder: Path, *, k: int = 2, l: int = 3, **overrides: Any) -> d
             "age": {"role": "quasi_identifier", "hierarchy": paths["age"]},
             "gender": {"role": "quasi_identifier", "hierarchy": paths["gender"]},
             "zip": {"role": "quasi_identifier", "hierarchy": paths["zip"]},
-            "disease": {"role": "sensitive", "hierarchy": paths["disease"]},
+            "disease": {
+                "role": "sensitive",
+                "acknowledge_linked": True,
+                "hierarchy": paths["disease"],
+            },
         },
         "privacy": [{"kl_diversity": {"column": "disease", "k": k, "l": l}}],
     }

@@ -333,7 +333,7 @@ class Personalized(Algorithm[PersonalizedOptions]):
             raise SpecError(
                 f"columns.{consent.column}",
                 f"the consent column is declared {declared.role.value}",
-                "declare it `role: identifier` or leave it out of columns (it is never published)",
+                "leave it out of columns (it is never published)",
             )
         boolean = column.type_class is TypeClass.BOOLEAN
         if any(isinstance(v, bool) != boolean for v in consent.values):

@@ -284,7 +284,7 @@ def test_the_release_does_not_depend_on_where_rounds_ran(engine: Engine, config:
     for label, limit in (("sql", 0), ("memory", 10**9), ("switch", ADULT_ROWS // 2)):
         spec = adult_spec(":memory:", name=f"adult_{label}")
         if "occupation" in str(chosen["privacy"]):
-            spec["columns"]["occupation"] = {"role": "sensitive"}
+            spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
         spec["privacy"] = chosen["privacy"]
         spec["suppression_limit"] = chosen.get("suppression_limit", 0.0)
         options = {"max_partitions_per_round": 6, "max_rows_in_memory": limit}

@@ -55,7 +55,7 @@ def test_k_anonymity_on_adult(adult: DuckDBEngine, k: int, tmp_path: Path) -> No
 @pytest.mark.parametrize("l", [2, 3, 5])
 def test_distinct_l_diversity_on_adult(adult: DuckDBEngine, l: int, tmp_path: Path) -> None:
     spec = adult_spec(":memory:", name=f"adult_l{l}")
-    spec["columns"]["occupation"] = {"role": "sensitive"}
+    spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
     spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": l}}]
     result = api.run(spec, engine=adult)
     qids = [q for q in QIDS if q != "occupation"]

@@ -89,7 +89,7 @@ def test_output_always_satisfies_models(
                 "a": {"role": "quasi_identifier", "type": "numeric"},
                 "b": {"role": "quasi_identifier", "type": "numeric"},
                 "city": {"role": "quasi_identifier", "hierarchy": str(hierarchy)},
-                "sa": {"role": "sensitive"},
+                "sa": {"role": "sensitive", "acknowledge_linked": True},
             },
             "privacy": privacy,
             "algorithm": {"mondrian": {"categorical_split": "grouped" if grouped else "strict"}},

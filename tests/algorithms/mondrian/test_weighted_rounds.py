@@ -92,7 +92,7 @@ def test_weighted_rounds_publish_the_same_release(
     for name, weighted_from in (("rows", 10**9), ("vectors", 0)):
         spec = adult_spec(":memory:", k=10, name=f"adult_{name}")
         if privacy == "l":
-            spec["columns"]["occupation"] = {"role": "sensitive"}
+            spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
             spec["privacy"] = [
                 {"k_anonymity": {"k": 10}},
                 {"distinct_l_diversity": {"column": "occupation", "l": 3}},

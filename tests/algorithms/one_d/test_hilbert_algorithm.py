@@ -95,7 +95,7 @@ def test_adult_hilbert_all_k_pycanon(k: int, tmp_path: Path) -> None:
 def test_adult_l_diversity(engine: Engine, l: int, tmp_path: Path) -> None:
     load_adult(engine)
     spec = adult_spec(":memory:", name=f"adult_l{l}")
-    spec["columns"]["occupation"] = {"role": "sensitive"}
+    spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
     spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": l}}]
     spec["algorithm"] = "hilbert"
     result = api.run(spec, engine=engine)

@@ -37,11 +37,15 @@ def _no_person_column(spec: dict[str, Any]) -> None:
 
 
 def _no_sa_hierarchy(spec: dict[str, Any]) -> None:
-    spec["columns"]["disease"] = {"role": "sensitive"}
+    spec["columns"]["disease"] = {"role": "sensitive", "acknowledge_linked": True}
 
 
 def _two_fingerprint_columns(spec: dict[str, Any]) -> None:
-    spec["columns"]["name"] = {"role": "sensitive", "hierarchy": {"builder": "mask"}}
+    spec["columns"]["name"] = {
+        "role": "sensitive",
+        "acknowledge_linked": True,
+        "hierarchy": {"builder": "mask"},
+    }
     spec["privacy"].append({"fingerprint_k_anonymity": {"column": "name", "k": 2}})
 
 

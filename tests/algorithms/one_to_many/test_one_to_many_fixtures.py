@@ -271,7 +271,7 @@ def test_persons_counted_without_fingerprints(engine: Engine, tmp_path: Path) ->
     is (no model protects it), the person-level view without a fingerprint list."""
     load_table_1a(engine)
     spec = example_spec(tmp_path, privacy=[{"person_k_anonymity": {"k": 3}}])
-    spec["columns"]["disease"] = {"role": "sensitive"}
+    spec["columns"]["disease"] = {"role": "sensitive", "acknowledge_linked": True}
     result = api.run(spec, engine=engine)
     rows = engine.query("select_all", relation=OUT)
     assert sorted(r[4] for r in rows) == sorted(r[5] for r in TABLE_1A)

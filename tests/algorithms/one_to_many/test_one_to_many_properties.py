@@ -58,7 +58,11 @@ def test_one_to_many_output_satisfies_the_models(
         "columns": {
             "age": {"role": "quasi_identifier", "type": "numeric"},
             "city": {"role": "quasi_identifier", "hierarchy": str(folder / "city.csv")},
-            "code": {"role": "sensitive", "hierarchy": str(folder / "code.csv")},
+            "code": {
+                "role": "sensitive",
+                "acknowledge_linked": True,
+                "hierarchy": str(folder / "code.csv"),
+            },
         },
         "privacy": [{"kl_diversity": {"column": "code", "k": k, "l": l}}],
     }

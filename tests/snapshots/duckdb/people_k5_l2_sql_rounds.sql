@@ -10,6 +10,10 @@ SELECT
   , CAST(MAX("income") AS DOUBLE) AS "max2"
   , COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
 FROM "main"."people" AS src;
+SELECT
+  COUNT("name") AS "rows0",
+  COUNT(DISTINCT "name") AS "distinct0"
+FROM "main"."people" AS src;
 WITH determines AS (
   SELECT "disease" AS p
     , MIN("age") AS "lo0"
@@ -1028,6 +1032,7 @@ FROM "main"."people" AS s
 JOIN "anon_private"."people__recoding" AS m
   ON m."age" = s."age" AND m."city" = CAST(s."city" AS VARCHAR) AND m."income" = s."income"
 WHERE NOT m.suppressed;
+DESCRIBE "anon_private"."people__released";
 CREATE VIEW "anon"."people" AS
 WITH "stage_0" AS (
   SELECT * FROM "anon_private"."people__released"
@@ -1139,101 +1144,360 @@ FROM class_rows
 GROUP BY n
 ORDER BY n;
 WITH
-given AS MATERIALIZED (
-  SELECT p
-    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
-    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
-    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
-  FROM (
-    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "age" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "age"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "city" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "city"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "income" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "income"
-    ) AS pairs
-    GROUP BY p
-  ) AS shares
-  GROUP BY p
+"pairs0" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
 ),
-refined AS (
-  SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n
-  FROM "temp"."anonsql_work_RUN__refined" AS r
-  GROUP BY r."age", r."city", r."income", r."disease"
+"ranges0" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", rlo, rhi
 )
-SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
-FROM refined AS r
-JOIN given AS g ON g.p IS NOT DISTINCT FROM r."disease"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city'
-  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
 WITH
-given AS MATERIALIZED (
-  SELECT p
-    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
-    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
-    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
-  FROM (
-    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "age" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "age"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "city" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "city"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "income" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "income"
-    ) AS pairs
-    GROUP BY p
-  ) AS shares
-  GROUP BY p
+"pairs0" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
 ),
-refined AS (
-  SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n
+"ranges0" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+SELECT COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r.n) AS rows_in, SUM(r.n) AS individuals
   FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
+) AS classes
+WHERE individuals < 5;
+WITH
+"pairs0" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges0" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r.n AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", "s1", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0", "s1"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", "s1", rlo, rhi
 )
-SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
-FROM refined AS r
-JOIN given AS g ON g.p IS NOT DISTINCT FROM r."note"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city'
-  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+SELECT COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r.n) AS rows_in, SUM(r.n) AS individuals
+  FROM "temp"."anonsql_work_RUN__refined" AS r
+  GROUP BY r."age", r."city", r."income", r."note"
+) AS classes
+WHERE individuals < 5;
 DESCRIBE "anon_private"."people__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "disease", "note") % 1000000007), 0) AS checksum
 FROM "anon_private"."people__source" AS r;

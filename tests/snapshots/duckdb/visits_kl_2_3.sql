@@ -841,6 +841,7 @@ FROM "main"."visits" AS s
 JOIN "anon_private"."visits__person_map" AS m ON m.person_id = s."pid"
 JOIN "anon_private"."visits__item_map" AS f
   ON f.safb = m.safb AND f.item = CAST(s."disease" AS VARCHAR);
+DESCRIBE "anon_private"."visits__released";
 CREATE VIEW "anon"."visits" AS
 WITH "stage_0" AS (
   SELECT * FROM "anon_private"."visits__released"
@@ -916,6 +917,7 @@ JOIN (
   FROM "anon"."visits__fingerprints"
   GROUP BY safb
 ) AS fp ON fp.safb = m.safb;
+DESCRIBE "anon_private"."visits__released_by_person";
 CREATE VIEW "anon"."visits__by_person" AS
 WITH "stage_0" AS (
   SELECT * FROM "anon_private"."visits__released_by_person"

@@ -2150,6 +2150,15 @@ WHERE
 ORDER BY
   ordinal_position;
 
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'visits__released'
+ORDER BY
+  ordinal_position;
+
 CREATE VIEW "anon"."visits" AS
 WITH "stage_0" AS (
   SELECT
@@ -2299,6 +2308,15 @@ JOIN (
     safb
 ) AS fp
   ON fp.safb = m.safb;
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'visits__released_by_person'
+ORDER BY
+  ordinal_position;
 
 SELECT
   column_name,
@@ -2759,6 +2777,7 @@ CREATE TABLE "anon"."visits__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
+  "counts" TEXT,
   "source_checksum" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
@@ -2790,6 +2809,7 @@ COPY "anon"."visits__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
+  "counts",
   "source_checksum",
   "spec_sha256",
   "seconds",

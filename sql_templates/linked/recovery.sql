@@ -1,0 +1,97 @@
+{# Recovery (docs/security.md, "Linkage"): per quasi-identifier q, the rows of `release` whose
+   q is published generalized (its interval or hierarchy node covers two or more values) and
+   for which exactly one value v inside that generalization occurs in `source` together with
+   the row's values of `columns`: the adversary who reads the row and knows which combinations
+   of those columns occur with which values of q learns the row's q.
+
+   Every value is placed on one line (`pos`): a numeric value is itself, a categorical one its
+   leaf rank (a hierarchy node covers one contiguous range of leaf ranks). A published row's
+   generalization is then the range [lo, hi], and its candidates are the distinct source values
+   of its combination of `columns` inside that range: counted by one running count over the
+   source values, partitioned by combination, read at each range's ends (a range starts
+   before, and ends after, the values on its bounds); a range is keyed by its combination and
+   its ends (no row numbers: a CTE read twice must give the same keys). Partitioning groups NULLs as equal, as
+   an adversary matching values does; no join on the columns is needed.
+
+   One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
+   `release` is grouped already, `__anonsql_rows` rows per group. #}
+{% macro key(prefix) %}{% for c in columns %}{{ prefix }}{{ c | ident }} AS {{ ('s' ~ loop.index0) | ident }}, {% endfor %}{% endmacro %}
+{% macro keys() %}{% for c in columns %}{{ ('s' ~ loop.index0) | ident }}, {% endfor %}{% endmacro %}
+{% macro text(expr) %}CAST({{ expr }} AS VARCHAR){% endmacro %}
+{% macro bound(expr, part) %}CAST(SPLIT_PART(SUBSTRING({{ text(expr) }}, 2, LENGTH({{ text(expr) }}) - 2), ', ', {{ part }}) AS DOUBLE){% endmacro %}
+WITH
+{% for q in qids %}
+{% set i = loop.index0 %}
+{{ ('pairs' ~ i) | ident }} AS (
+  SELECT DISTINCT {{ key('s.') }}{% if q.numeric %}CAST(s.{{ q.column | ident }} AS DOUBLE){% else %}CAST(leaf.first_leaf AS DOUBLE){% endif %} AS pos
+  FROM {{ source | qname }} AS s
+{% if not q.numeric %}
+  JOIN {{ nodes | qname }} AS leaf
+    ON leaf.attribute = {{ q.column | lit }} AND leaf.leaf_count = 1
+    AND leaf.label = {{ text('s.' ~ (q.column | ident)) }}
+{% endif %}
+),
+{{ ('ranges' ~ i) | ident }} AS (
+  SELECT {{ keys() }}lo, hi, n
+  FROM (
+    SELECT {{ keys() }}lo, hi, SUM(n) AS n
+    FROM (
+      SELECT {{ key('r.') }}
+{% if q.numeric %}
+        {{ bound('r.' ~ (q.column | ident), 1) }} AS lo,
+        {{ bound('r.' ~ (q.column | ident), 2) }} AS hi,
+{% else %}
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+{% endif %}
+        {% if weighted %}r.{{ '__anonsql_rows' | ident }}{% else %}1{% endif %} AS n
+      FROM {{ release | qname }} AS r
+{% if q.numeric %}
+      WHERE {{ text('r.' ~ (q.column | ident)) }} LIKE '[%'
+{% else %}
+      JOIN {{ nodes | qname }} AS node
+        ON node.attribute = {{ q.column | lit }} AND node.leaf_count > 1
+        AND node.label = {{ text('r.' ~ (q.column | ident)) }}
+{% endif %}
+    ) AS published
+    GROUP BY {{ keys() }}lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+{% endfor %}
+events AS (
+{% for q in qids %}
+{% set i = loop.index0 %}
+  SELECT {{ i | lit }} AS q, {{ keys() }}pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM {{ ('pairs' ~ i) | ident }}
+  UNION ALL
+  SELECT {{ i | lit }} AS q, {{ keys() }}lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM {{ ('ranges' ~ i) | ident }}
+  UNION ALL
+  SELECT {{ i | lit }} AS q, {{ keys() }}hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM {{ ('ranges' ~ i) | ident }}
+{% if not loop.last %}
+  UNION ALL
+{% endif %}
+{% endfor %}
+),
+counted AS (
+  SELECT q, {{ keys() }}kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q{% for c in columns %}, {{ ('s' ~ loop.index0) | ident }}{% endfor %}
+
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, {{ keys() }}rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q
