@@ -107,6 +107,25 @@ def null_stand_ins(engine: Engine, relation: TableName, columns: Sequence[str]) 
     return {c: _NULL_STAND_INS[types[c]] for c in columns if types.get(c) in _NULL_STAND_INS}
 
 
+def guard_params(
+    engine: Engine,
+    released: TableName,
+    models: Sequence[PrivacyModel],
+    qids: Sequence[str],
+    person: str | None,
+) -> dict[str, Any]:
+    """The parameters of the ``publish/guarded_rows`` query over ``released`` (its ``released``
+    aside)."""
+    renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+    keys = [*qids, *([person] if person else [])]
+    return {
+        "stages": guard_stages(renderer, models, qids, person),
+        "qids": qids,
+        "person": person,
+        "hashed": {} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
+    }
+
+
 def create_guarded_view(
     engine: Engine,
     target: TableName,
@@ -116,18 +135,9 @@ def create_guarded_view(
     person: str | None,
 ) -> None:
     """Create ``target``: ``released`` minus what violates ``models`` now (:func:`guard_stages`),
-    a security barrier where the engine has them."""
-    renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
-    keys = [*qids, *([person] if person else [])]
-    engine.run(
-        "publish/guarded",
-        target=target,
-        released=released,
-        stages=guard_stages(renderer, models, qids, person),
-        qids=qids,
-        person=person,
-        hashed={} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
-    )
+    fenced where the engine's planner would otherwise evaluate an analyst's predicates below the
+    guard (:meth:`Engine.create_guarded`), a security barrier where the engine has them."""
+    engine.create_guarded(target, released, **guard_params(engine, released, models, qids, person))
     if engine.security_barrier_views:
         engine.run("publish/security_barrier", relation=target)
 
