@@ -26,7 +26,7 @@ from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
 from anonsql.engines.base import redact_values
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.interrupts import handle_for_process, handled
+from anonsql.interrupts import handle_for_process, handled, ignore_signals
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.pipeline.plan import Plan
@@ -243,6 +243,10 @@ class Commands(click.Group):
     def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
         if args is None:
             handle_for_process()
+            try:
+                return super().main(args, *rest, **options)
+            finally:
+                ignore_signals()
         return super().main(args, *rest, **options)
 
 

@@ -161,3 +161,12 @@ def handle_for_process() -> Interrupts:
         for s in SIGNALS:
             signal.signal(s, _active.handle)
     return _active
+
+
+def ignore_signals() -> None:
+    """Ignore SIGINT and SIGTERM from now on: the command line's outcome is reported and the
+    process is exiting. (Python's finalization puts the default handlers back in place of any
+    Python handler, and a signal then killed the process after it had reported its outcome;
+    an ignored signal stays ignored.)"""
+    for s in SIGNALS:
+        signal.signal(s, signal.SIG_IGN)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -215,3 +216,116 @@ def test_explain_under_a_table_level_model_exposes_no_class(
                 assert_fenced(plan, (*cls, disease), "people__guard")
                 seen.add(tuple(figures(plan)))
         assert len(seen) == 1, "the plans tell classes or values apart"
+
+
+#: The source's row of pg_class (its schema is not the analyst's: no regclass cast).
+SOURCE = (
+    "FROM pg_class WHERE relname = 'people' AND relnamespace = "
+    "(SELECT oid FROM pg_namespace WHERE nspname = 'main')"
+)
+
+
+def stat_row(con: psycopg.Connection[Any], relation: str) -> tuple[Any, ...] | None:
+    """What ``pg_stat_user_tables`` shows of ``relation`` (schema.name), waiting for the
+    statistics of sessions that ended to be flushed."""
+    schema, name = relation.split(".")
+    row: tuple[Any, ...] | None = None
+    for _ in range(50):
+        con.execute("SELECT pg_stat_clear_snapshot()")
+        found = con.execute(
+            "SELECT n_tup_ins, n_tup_del FROM pg_stat_user_tables "
+            "WHERE schemaname = %s AND relname = %s",
+            (schema, name),
+        ).fetchone()
+        row = None if found is None else tuple(found)
+        if row is not None and row[1]:
+            return row
+        time.sleep(0.1)
+    return row
+
+
+def test_statistics_an_analyst_reads_and_what_revoking_them_stops(
+    pg_server: PostgresServer, pg_database: str, tmp_path: Path, analyst: str
+) -> None:
+    """What remains beside the fence on PostgreSQL (docs/security.md "Statistics views"): an
+    unprivileged role reads the cumulative statistics and the planner's row estimates of tables
+    it cannot SELECT (exact insert and delete counts of the source), but not their column
+    statistics nor the statistics catalog; a DBA's REVOKE from PUBLIC on the statistics views and
+    the functions under them stops the first."""
+    publish(pg_database, tmp_path, analyst)
+    with psycopg.connect(pg_database, autocommit=True) as con:
+        con.execute("ANALYZE main.people")
+        deleted = con.execute(
+            "DELETE FROM main.people WHERE name IN (SELECT name FROM main.people LIMIT 3)"
+        ).rowcount
+    with as_role(pg_server, pg_database, analyst) as con:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT count(*) FROM main.people")
+        # cumulative statistics: readable, exact
+        row = stat_row(con, "main.people")
+        assert row is not None and row[1] == deleted
+        assert stat_row(con, "anon_private.people__recoding") is not None
+        assert con.execute(f"SELECT pg_stat_get_tuples_deleted(oid) {SOURCE}").fetchone() == (
+            deleted,
+        )
+        # the planner's estimates: readable
+        reltuples = con.execute(f"SELECT reltuples {SOURCE}").fetchone()
+        assert reltuples is not None and reltuples[0] > 0
+        # column statistics: only of columns the role may read
+        assert con.execute(
+            "SELECT count(*) FROM pg_stats WHERE schemaname IN ('main', 'anon_private')"
+        ).fetchone() == (0,)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT count(*) FROM pg_statistic")
+    with psycopg.connect(pg_database, autocommit=True) as dba:
+        dba.execute(
+            "REVOKE SELECT ON pg_stat_all_tables, pg_stat_user_tables, pg_stat_sys_tables, "
+            "pg_stat_xact_all_tables, pg_stat_xact_user_tables, pg_statio_all_tables, "
+            "pg_statio_user_tables FROM PUBLIC"
+        )
+        dba.execute(
+            "DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT oid FROM pg_proc "
+            "WHERE proname LIKE 'pg\\_stat\\_get\\_%' LOOP "
+            "EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f); END LOOP; END $$"
+        )
+    with as_role(pg_server, pg_database, analyst) as con:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT n_tup_del FROM pg_stat_user_tables")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute(f"SELECT pg_stat_get_tuples_deleted(oid) {SOURCE}")
+        # the release itself still reads
+        count = con.execute("SELECT count(*) FROM anon.people").fetchone()
+        assert count is not None and count[0] > 0
+
+
+def test_catalog_shows_an_analyst_no_data_value(
+    pg_server: PostgresServer, pg_database: str, tmp_path: Path, analyst: str
+) -> None:
+    """Every role reads the catalogs: the names and columns of the source and of the private
+    relations, the private views' definitions and the guard function's body. None of them holds
+    a value of a quasi-identifier, sensitive or identifier column."""
+    publish(pg_database, tmp_path, analyst)
+    with psycopg.connect(pg_database, autocommit=True) as con:
+        values = {
+            str(v)
+            for row in con.execute("SELECT name, city, disease, note FROM main.people")
+            for v in row
+        }
+    with as_role(pg_server, pg_database, analyst) as con:
+        texts = [
+            str(r[0])
+            for query in (
+                "SELECT definition FROM pg_views WHERE schemaname IN ('anon', 'anon_private')",
+                "SELECT prosrc FROM pg_proc JOIN pg_namespace AS n ON n.oid = pronamespace "
+                "WHERE nspname IN ('anon', 'anon_private')",
+                "SELECT attname FROM pg_attribute JOIN pg_class AS c ON c.oid = attrelid "
+                "JOIN pg_namespace AS n ON n.oid = relnamespace "
+                "WHERE nspname IN ('main', 'anon', 'anon_private')",
+            )
+            for r in con.execute(query)
+        ]
+    assert any("people__guard" in t for t in texts), "the analyst reads the view definitions"
+    assert any("NOT EXISTS" in t for t in texts), "the analyst reads the guard's body"
+    catalog = "\n".join(texts)
+    found = sorted(v for v in values - {"a", "b"} if f"'{v}'" in catalog)
+    assert not found, f"the catalogs show data values: {found}"
