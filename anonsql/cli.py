@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 other anonsql error; 2 bad spec or arguments; 3 infeasible privacy
 models; 4 verification failed (run) or violations found (check); 5 the database refused a
-statement; 6 the release is stale or exposed (status); 130 interrupted (nothing published).
+statement; 6 the release is stale or exposed (status); 130 interrupted by SIGINT or SIGTERM (the
+message says whether the release was published).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import cache, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 import yaml
@@ -25,6 +26,7 @@ from anonsql.demo import ADULT_QIDS, adult_spec
 from anonsql.engines import Engine
 from anonsql.engines.base import redact_values
 from anonsql.errors import AnonsqlError, SpecError
+from anonsql.interrupts import handle_for_process, handled, ignore_signals
 from anonsql.metrics import MetricValue
 from anonsql.metrics.olap import QueryAccuracy
 from anonsql.pipeline.plan import Plan
@@ -187,39 +189,68 @@ def json_option(envvar: str, help: str) -> Callable[[F], F]:
 
 
 def handle_errors(func: F) -> F:
+    """Report a command's error as one line and its exit code; a signal (SIGINT, SIGTERM) as
+    exit 130 with a message saying whether a release was published (:mod:`anonsql.interrupts`).
+    Once the outcome is known, later signals are ignored so that it is reported whole."""
+
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except AnonsqlError as exc:
-            from rich.markup import escape
-
-            err().print(
-                f"[bold red]error:[/bold red] {escape(str(exc))}",
-                highlight=False,
-                markup=True,
-                soft_wrap=True,
-            )
-            sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            err().print("interrupted; nothing was published")
-            sys.exit(130)
-        except click.exceptions.Exit:
-            raise
-        except Exception as exc:  # a bug: say so, without a traceback or the exception's text
-            if os.environ.get("ANONSQL_DEBUG"):
+        with handled() as interrupts:
+            try:
+                found = func(*args, **kwargs)
+            except KeyboardInterrupt:
+                interrupts.settled = True
+                report_error(interrupts.interrupted())
+            except AnonsqlError as exc:
+                interrupts.settled = True
+                report_error(exc)
+            except click.exceptions.Exit:
+                interrupts.settled = True
                 raise
-            err().print(
-                f"[bold red]internal error:[/bold red] {type(exc).__name__} (a bug in anonsql; "
-                "nothing was published). Run with ANONSQL_DEBUG=1 for the traceback",
-                highlight=False,
-            )
-            sys.exit(1)
+            except Exception as exc:  # a bug: say so, without a traceback or the exception's text
+                interrupts.settled = True
+                if os.environ.get("ANONSQL_DEBUG"):
+                    raise
+                err().print(
+                    f"[bold red]internal error:[/bold red] {type(exc).__name__} (a bug in "
+                    "anonsql; nothing was published). Run with ANONSQL_DEBUG=1 for the "
+                    "traceback",
+                    highlight=False,
+                )
+                sys.exit(1)
+            interrupts.settled = True
+            return found
 
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(context_settings={"auto_envvar_prefix": "ANONSQL"})
+def report_error(exc: AnonsqlError) -> NoReturn:
+    from rich.markup import escape
+
+    err().print(
+        f"[bold red]error:[/bold red] {escape(str(exc))}",
+        highlight=False,
+        markup=True,
+        soft_wrap=True,
+    )
+    sys.exit(exc.exit_code)
+
+
+class Commands(click.Group):
+    """The command group; run as the process's own command line (no ``args`` given: not
+    click's test runner), it handles signals until the process exits."""
+
+    def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
+        if args is None:
+            handle_for_process()
+            try:
+                return super().main(args, *rest, **options)
+            finally:
+                ignore_signals()
+        return super().main(args, *rest, **options)
+
+
+@click.group(cls=Commands, context_settings={"auto_envvar_prefix": "ANONSQL"})
 @click.version_option(package_name="anonsql")
 @click.option(
     "-v",

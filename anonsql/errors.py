@@ -10,7 +10,8 @@ sensitive columns::
     ├── InfeasibleError      no anonymization of the data satisfies the privacy models (exit code 3)
     ├── VerificationError    the output failed its privacy re-check; nothing published (exit code 4)
     ├── EngineError          the database refused a statement (exit code 5)
-    └── InterruptedRun       the user interrupted the run; nothing published (exit code 130)
+    └── InterruptedRun       a signal ended the run; its message says whether the release was
+                             published (exit code 130)
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class EngineError(AnonsqlError):
 
 
 class InterruptedRun(AnonsqlError):
-    """The run was interrupted; working tables were dropped and nothing was published."""
+    """A signal (SIGINT, SIGTERM) ended the run; its working tables were dropped. Nothing was
+    published, unless ``published``: the signal came after the release's swap had committed
+    (:mod:`anonsql.interrupts`)."""
 
     exit_code = 130
+
+    def __init__(self, message: str, *, published: bool = False) -> None:
+        self.published = published
+        super().__init__(message)

@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,6 +104,8 @@ class Engine(ABC):
 
     #: Runs alive in this process (each holds its id from start to end).
     _live_runs: ClassVar[set[str]] = set()
+    #: Engines of this process talking to their database now (:meth:`running`).
+    _running: ClassVar[set[Engine]] = set()
 
     def __init__(self) -> None:
         kind = "UNLOGGED " if self.unlogged_tables else ""
@@ -111,6 +113,8 @@ class Engine(ABC):
         self.stats = QueryStats()
         #: Called with every statement before it runs (SQL snapshots, tracing).
         self.listeners: list[Callable[[str], None]] = []
+        self._depth = 0
+        self._stopping = False
 
     # -- primitives every engine implements -------------------------------------------------
     @abstractmethod
@@ -137,6 +141,46 @@ class Engine(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    # -- interrupts (anonsql.interrupts) -------------------------------------------------------
+    def interrupt(self) -> None:
+        """Ask the database to stop the statement running on this connection, which then fails;
+        called from a signal handler. By default nothing: the statement runs to its end."""
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Mark this engine as talking to its database: a signal then stops the statement
+        (:meth:`interrupt_running`) instead of raising inside the driver, and the block raises
+        ``KeyboardInterrupt`` when it ends, whether the statement failed or returned."""
+        self._depth += 1
+        Engine._running.add(self)
+        try:
+            yield
+        except BaseException:
+            if self._leave():
+                raise KeyboardInterrupt from None
+            raise
+        if self._leave():
+            raise KeyboardInterrupt
+
+    def _leave(self) -> bool:
+        """Leave a :meth:`running` block; whether it must end in ``KeyboardInterrupt``."""
+        self._depth -= 1
+        if not self._depth:
+            Engine._running.discard(self)
+        stopping, self._stopping = self._stopping, False
+        return stopping
+
+    @classmethod
+    def interrupt_running(cls) -> bool:
+        """Interrupt every engine of this process that is running a statement (a signal
+        handler's work); whether there was one."""
+        engines = list(cls._running)
+        for engine in engines:
+            engine._stopping = True
+            with contextlib.suppress(Exception):
+                engine.interrupt()
+        return bool(engines)
+
     # -- shared behaviour ---------------------------------------------------------------------
     def _timed(self, sql: str) -> float:
         self.stats.statements += 1
@@ -153,14 +197,16 @@ class Engine(ABC):
     def execute(self, sql: str) -> None:
         start = self._timed(sql)
         try:
-            self._execute(sql)
+            with self.running():
+                self._execute(sql)
         finally:
             self.stats.seconds += time.perf_counter() - start
 
     def fetch_arrow(self, sql: str) -> pa.Table:
         start = self._timed(sql)
         try:
-            return self._fetch_arrow(sql)
+            with self.running():
+                return self._fetch_arrow(sql)
         finally:
             self.stats.seconds += time.perf_counter() - start
 
@@ -168,15 +214,26 @@ class Engine(ABC):
         """Stream a result in Arrow batches, so Python holds one batch at a time. Run no other
         statement on this engine until the iteration ends."""
         start = self._timed(sql)
+        batches = self._iter_arrow(sql, batch_rows)
         try:
-            yield from self._iter_arrow(sql, batch_rows)
+            while True:
+                # only fetching counts as running: the caller's work on a batch is its own
+                with self.running():
+                    batch = next(batches, None)
+                if batch is None:
+                    return
+                yield batch
         finally:
+            if isinstance(batches, Generator):
+                with self.running():
+                    batches.close()
             self.stats.seconds += time.perf_counter() - start
 
     def fetchall(self, sql: str) -> list[tuple[Any, ...]]:
         start = self._timed(sql)
         try:
-            return self._fetchall(sql)
+            with self.running():
+                return self._fetchall(sql)
         finally:
             self.stats.seconds += time.perf_counter() - start
 
@@ -289,6 +346,13 @@ class Engine(ABC):
         self.load_arrow(target, data)
         self.stats.statements = before + 1
         return target
+
+    def create_guarded(self, target: TableName, released: TableName, **params: Any) -> None:
+        """Create ``target``, what analysts query of a live release: the rows of the
+        ``publish/guarded_rows`` template over ``released`` (rendered with ``params``), as a
+        view. An engine whose planner would evaluate an analyst's filters on rows below the
+        guard, and report what they matched, fences the rows first (PostgreSQL)."""
+        self.run("publish/guarded", target=target, released=released, **params)
 
     def create_schema(self, schema: str) -> None:
         self.run("create_schema", schema=schema)

@@ -118,6 +118,26 @@ def null_stand_ins(engine: Engine, relation: TableName, columns: Sequence[str]) 
     return {c: _NULL_STAND_INS[types[c]] for c in columns if types.get(c) in _NULL_STAND_INS}
 
 
+def guard_params(
+    engine: Engine,
+    released: TableName,
+    models: Sequence[PrivacyModel],
+    qids: Sequence[str],
+    person: str | None,
+    known: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The parameters of the ``publish/guarded_rows`` query over ``released`` (its ``released``
+    aside); ``known``: the columns refining the classes."""
+    renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+    keys = [*qids, *known, *([person] if person else [])]
+    return {
+        "stages": guard_stages(renderer, models, qids, person, known),
+        "qids": qids,
+        "person": person,
+        "hashed": {} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
+    }
+
+
 def create_guarded_view(
     engine: Engine,
     target: TableName,
@@ -128,19 +148,11 @@ def create_guarded_view(
     known: Sequence[str] = (),
 ) -> None:
     """Create ``target``: ``released`` minus what violates ``models`` now (:func:`guard_stages`;
-    ``known``: the columns refining the classes), a security barrier where the engine has
-    them."""
-    renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
-    keys = [*qids, *known, *([person] if person else [])]
-    engine.run(
-        "publish/guarded",
-        target=target,
-        released=released,
-        stages=guard_stages(renderer, models, qids, person, known),
-        qids=qids,
-        person=person,
-        hashed={} if engine.hashes_null_safe_joins else null_stand_ins(engine, released, keys),
-    )
+    ``known``: the columns refining the classes), fenced where the engine's planner would
+    otherwise evaluate an analyst's predicates below the guard (:meth:`Engine.create_guarded`),
+    a security barrier where the engine has them."""
+    params = guard_params(engine, released, models, qids, person, known)
+    engine.create_guarded(target, released, **params)
     if engine.security_barrier_views:
         engine.run("publish/security_barrier", relation=target)
 

@@ -12,8 +12,8 @@ import time
 from anonsql.algorithms import ProgressCallback
 from anonsql.certify import certify
 from anonsql.engines import Engine
-from anonsql.errors import InterruptedRun
 from anonsql.hierarchies import load_hierarchies
+from anonsql.interrupts import Published, handled
 from anonsql.measure.measure import measure
 from anonsql.prepare import prepared
 from anonsql.publish import publish, swap_for
@@ -28,32 +28,47 @@ from anonsql.verify import verify
 def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
     """Anonymize ``spec.source`` and publish the verified, measured, certified release.
 
-    Every failure leaves the previous release as it was and drops the run's working tables.
+    Every failure leaves the previous release as it was and drops the run's working tables. A
+    signal (SIGINT, SIGTERM) ends the run with :class:`InterruptedRun`, whose message says
+    whether the release was published: the swap's commit and the record of it are one step
+    that a signal waits for (:mod:`anonsql.interrupts`).
     """
     started = time.perf_counter()
-    try:
-        progress("validating the spec against the database")
-        resolved = resolve(spec, engine)
-        hierarchies = load_hierarchies(engine, spec, resolved.source, resolved.hierarchy_columns)
-        with prepared(resolved, hierarchies, engine) as workspace:
-            progress(f"partitioning {workspace.rows} rows with {resolved.algorithm.name}")
-            partitioning = resolved.algorithm.partition(workspace, progress)
-            progress("publishing and verifying")
-            staged = stage(resolved, workspace, partitioning)
-            swap = swap_for(
-                engine,
-                OutputNames(resolved.output, spec.output.private_schema),
-                workspace.run_id,
-                roles=spec.output.grants,
-                granted=staged.layout.granted,
-            )
-            with swap.open() as built:
-                release = publish(staged, built)
-                verification = verify(release)
-                measurement = measure(release)
-                certificate = certify(release, verification, measurement, started)
-        return report(release, verification, measurement, certificate)
-    except KeyboardInterrupt:
-        raise InterruptedRun(
-            "interrupted; nothing was published and the previous output is intact"
-        ) from None
+    with handled() as interrupts:
+        interrupts.published = None
+        try:
+            progress("validating the spec against the database")
+            resolved = resolve(spec, engine)
+            columns = resolved.hierarchy_columns
+            hierarchies = load_hierarchies(engine, spec, resolved.source, columns)
+            # the working tables are dropped however the run ends, a second signal included
+            with interrupts.leaving_deferred(prepared(resolved, hierarchies, engine)) as workspace:
+                progress(f"partitioning {workspace.rows} rows with {resolved.algorithm.name}")
+                partitioning = resolved.algorithm.partition(workspace, progress)
+                progress("publishing and verifying")
+                staged = stage(resolved, workspace, partitioning)
+                names = OutputNames(resolved.output, spec.output.private_schema)
+                swap = swap_for(
+                    engine,
+                    names,
+                    workspace.run_id,
+                    roles=spec.output.grants,
+                    granted=staged.layout.granted,
+                )
+                published = Published(str(names.main), workspace.run_id)
+
+                def committed() -> None:
+                    interrupts.published = published
+
+                # the commit point: leaving the swap commits the release (or rolls it back),
+                # and a signal waits until that is done and recorded
+                with interrupts.leaving_deferred(swap.open(), on_success=committed) as built:
+                    release = publish(staged, built)
+                    verification = verify(release)
+                    measurement = measure(release)
+                    certificate = certify(release, verification, measurement, started)
+            return report(release, verification, measurement, certificate)
+        except KeyboardInterrupt:
+            raise interrupts.interrupted(
+                "nothing was published and the previous release is intact"
+            ) from None

@@ -101,7 +101,7 @@ def test_dotted_names_import(page: Path) -> None:
 def repository_paths(page: Path) -> Iterator[str]:
     for span in _CODE.findall(prose(page)):
         span = re.sub(r"<[^>]+>", "*", span).strip()
-        candidate = span.split()[0] if span else ""
+        candidate = span.split()[0].split("::")[0] if span else ""
         if candidate.startswith(_ROOTS) or candidate in _FILES:
             yield candidate.rstrip(".,;:")
 

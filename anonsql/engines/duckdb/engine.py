@@ -67,12 +67,19 @@ class DuckDBEngine(Engine):
         if threads is not None:
             self.run("settings/set_threads", threads=int(threads))
 
+    def interrupt(self) -> None:
+        # DuckDB stops the statement at its next task and raises InterruptException
+        self.con.interrupt()
+
     def _wrap(self, err: Exception) -> EngineError:
-        if isinstance(err, duckdb.InterruptException) or (
-            isinstance(err, RuntimeError) and "interrupted" in str(err).lower()
+        if (
+            isinstance(err, duckdb.InterruptException)
+            or (isinstance(err, RuntimeError) and "interrupted" in str(err).lower())
+            or "KeyboardInterrupt" in str(err)
         ):
-            # Ctrl-C while DuckDB ran a statement (DuckDB 2.0 raises a plain RuntimeError):
-            # the same path as any other interrupt
+            # Ctrl-C while DuckDB ran a statement (DuckDB 2.0 raises a plain RuntimeError, and
+            # a KeyboardInterrupt raised while it scanned Python data comes back as a statement
+            # error naming it): the same path as any other interrupt
             raise KeyboardInterrupt from err
         return EngineError(f"DuckDB refused a statement: {type(err).__name__}: {redact(str(err))}")
 
@@ -104,7 +111,8 @@ class DuckDBEngine(Engine):
     def load_arrow(self, target: TableName, data: pa.Table) -> None:
         view_name = f"__anonsql_arrow_{next(_counter)}"
         try:
-            self.con.register(view_name, data)
+            with self.running():
+                self.con.register(view_name, data)
         except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
         try:
@@ -120,7 +128,8 @@ class DuckDBEngine(Engine):
         schema = target.schema or ""
         view_name = f"__anonsql_scratch_{schema}_{target.name}"
         try:
-            self.con.register(view_name, data)
+            with self.running():
+                self.con.register(view_name, data)
         except (duckdb.Error, RuntimeError) as err:
             raise self._wrap(err) from err
         self._scratch.setdefault(schema, set()).add(view_name)

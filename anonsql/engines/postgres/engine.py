@@ -155,6 +155,11 @@ class PostgresEngine(Engine):
                 self.run("settings/set_local", name=name, value=value)
             yield
 
+    def interrupt(self) -> None:
+        # psycopg's cancel request, on a connection of its own; the statement then fails with
+        # QueryCanceled and the connection is ready for the rollback
+        self.con.cancel_safe(timeout=5.0)
+
     def _wrap(self, err: psycopg.Error) -> EngineError:
         return EngineError(
             f"PostgreSQL refused a statement: {type(err).__name__}: {redact(str(err))}"
@@ -208,14 +213,15 @@ class PostgresEngine(Engine):
         analyze = self.sql.render("catalog/analyze", relation=target)
         start = self._timed(create)
         try:
-            self._execute(create)
-            self.notify(copy_sql)
-            with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
-                for batch in data.to_batches(max_chunksize=65536):
-                    for row in zip(*(col.to_pylist() for col in batch.columns), strict=True):
-                        copy.write_row(row)
-            self.notify(analyze)
-            self._execute(analyze)
+            with self.running():
+                self._execute(create)
+                self.notify(copy_sql)
+                with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
+                    for batch in data.to_batches(max_chunksize=65536):
+                        for row in zip(*(col.to_pylist() for col in batch.columns), strict=True):
+                            copy.write_row(row)
+                self.notify(analyze)
+                self._execute(analyze)
         except psycopg.Error as err:
             raise self._wrap(err) from err
         finally:
@@ -237,9 +243,38 @@ class PostgresEngine(Engine):
         self.notify(statement)
         start = time.perf_counter()
         try:
-            self._execute(statement)
+            with self.running():
+                self._execute(statement)
         finally:
             self.stats.seconds += time.perf_counter() - start
+
+    #: Suffix of the function that fences a guarded live view, beside its released rows.
+    GUARD_FUNCTION_SUFFIX = "__guard"
+
+    def create_guarded(self, target: TableName, released: TableName, **params: Any) -> None:
+        # A security_barrier view stops only functions that are not leakproof: the planner
+        # still pushes an analyst's `=` (leakproof) below the guard's anti-join, and EXPLAIN
+        # (ANALYZE) then counts, per plan node, the withheld rows the predicate matches. The
+        # guarded rows are computed in a SECURITY DEFINER function instead, which the planner
+        # neither inlines nor looks into: every predicate is evaluated on the function's
+        # result, and the plan shows a function scan and nothing below it.
+        body = self.sql.render("publish/guarded_rows", released=released, **params)
+        function = released.with_name(target.name + self.GUARD_FUNCTION_SUFFIX)
+        columns = [c.name for c in self.columns(released) or []]
+        self._run_as_written("publish/guard_drop", function=function)
+        self._run_as_written(
+            "publish/guard_function",
+            function=function,
+            released=released,
+            columns=columns,
+            body=body,
+        )
+        self._run_as_written("publish/guard_view", target=target, function=function)
+
+    def _run_as_written(self, template: str, /, **params: Any) -> None:
+        """Run one statement of this engine's own templates written in PostgreSQL's dialect,
+        as written: for what sqlglot cannot generate (``CREATE FUNCTION``)."""
+        self.execute(self.sql.render_text(template, params).strip())
 
     def hold_run(self, run_id: str) -> None:
         super().hold_run(run_id)
