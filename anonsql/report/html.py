@@ -144,8 +144,9 @@ def _percent(value: float) -> str:
 
 def _size_bins(sizes: Sequence[Mapping[str, Any]], k: int | None) -> list[tuple[str, float]]:
     """Individuals in classes of each size range, from (size, classes) counts: ranges double from
-    ``k`` (k to 2k-1, 2k to 4k-1, ...), so the first holds exactly the classes at the bound and
-    none straddles it; classes below ``k``, if any, in one range before."""
+    ``k`` (k to 2k-1, 2k to 4k-1, ...; every range up to the largest class, empty ones too), so
+    the first is the classes at the bound and none straddles it; classes below ``k``, if any,
+    in one range before."""
     k = max(int(k or 1), 1)
     bins: dict[int, float] = {}
     for row in sizes:
@@ -157,11 +158,14 @@ def _size_bins(sizes: Sequence[Mapping[str, Any]], k: int | None) -> list[tuple[
         while index >= 0 and k * 2 ** (index + 1) <= size:
             index += 1
         bins[index] = bins.get(index, 0.0) + size * classes
+    # every range from k's up to the largest class's, empty ones too: the first is [k, 2k - 1]
+    ranges = [-1] if -1 in bins else []
+    ranges += list(range(0, max(bins, default=-1) + 1))
     out = []
-    for index in sorted(bins):
+    for index in ranges:
         lo, hi = (1, k - 1) if index < 0 else (k * 2**index, k * 2 ** (index + 1) - 1)
         text = f"{lo}" if lo == hi else f"{lo}–{hi}"
-        out.append((f"{text} (below k)" if index < 0 else text, bins[index]))
+        out.append((f"{text} (below k)" if index < 0 else text, bins.get(index, 0.0)))
     return out
 
 

@@ -131,8 +131,15 @@ def test_size_bins_start_at_k_and_never_straddle_it() -> None:
     # below k only when something is below k, in one range ending at k - 1
     bins = _size_bins([*sizes, {"class_size": 2, "classes": 3}], 5)
     assert bins[0] == ("1–4 (below k)", 6.0) and bins[1][0] == "5–9"
+    # the first range is k's even when no class is that small; empty ranges are shown
+    assert _size_bins([{"class_size": 12, "classes": 2}, {"class_size": 45, "classes": 1}], 5) == [
+        ("5–9", 0.0),
+        ("10–19", 24.0),
+        ("20–39", 0.0),
+        ("40–79", 45.0),
+    ]
     # no k: powers of two from 1
-    assert [b for b, _ in _size_bins(sizes, None)] == ["4–7", "8–15", "16–31", "32–63"]
+    assert [b for b, _ in _size_bins(sizes, None)] == ["1", "2–3", "4–7", "8–15", "16–31", "32–63"]
     for k in range(1, 12):
         for b, _ in _size_bins([{"class_size": s, "classes": 1} for s in range(1, 60)], k):
             lo, _, hi = b.split(" ")[0].partition("–")
