@@ -14,9 +14,10 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/python -m compileall -q anonsql
 	touch $@
 
-# engine: spark, its optional extra (pyspark, ~500 MB; the tests also need Java 17+)
+# engine: spark, its optional extra (pyspark, ~500 MB; the tests also need Java 17+), and
+# dbt-spark for the dbt package's privacy tests on Spark
 $(VENV)/.spark-installed: $(VENV)/.installed
-	$(VENV)/bin/pip install -q -e '.[test,spark]'
+	$(VENV)/bin/pip install -q -e '.[test,spark,dbt-spark]'
 	touch $@
 
 # pycanon pins exact numpy/pandas/typing_extensions versions, so it lives in its own venv
@@ -47,7 +48,8 @@ SPARK_TESTS = $(VENV)/bin/python -m pytest -q -n 2 --durations=15 -m spark
 test-spark: $(VENV)/.spark-installed
 	$(SPARK_TESTS) tests/engines tests/conformance/test_model_conformance.py \
 		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py \
-		tests/algorithms/one_d/test_hilbert.py tests/metrics/test_class_table_measures.py
+		tests/algorithms/one_d/test_hilbert.py tests/metrics/test_class_table_measures.py \
+		tests/dbt/test_privacy_tests.py
 
 # the session's engines are DuckDB and Spark only: the every-engine release compares those two
 test-spark-all: $(VENV)/.spark-installed

@@ -8,10 +8,21 @@ token (Jinja's own lexer) into a dbt macro whose text is the template's:
   macros (``x | ident`` -> ``anonsql_dbt.ident(x)``);
 * the shared macros of ``_classes.sql`` and ``_persons.sql`` become package macros
   (``class_keys`` -> ``anonsql_dbt.privacy__class_keys``), and ``{% from ... import %}`` goes;
-* the one engine-specific word of the templates' SQL, the ``DOUBLE`` of a cast, becomes the
-  dispatched ``anonsql_dbt.type_double()`` (DuckDB ``DOUBLE``, elsewhere ``double precision``);
+* the engine-specific words of the templates' SQL (:data:`SQL_WORDS`: the ``DOUBLE`` of a
+  cast, an ordered ``ARRAY_AGG``, a row number without order) become dispatched macros
+  (``anonsql_dbt.type_double()``: DuckDB and Spark ``DOUBLE``, PostgreSQL ``double
+  precision``);
 * each model's query is a dispatched macro ``<model>_violations`` with a ``default__``
-  implementation, so an adapter can override it (``<adapter>__<model>_violations``).
+  implementation, so an adapter can override it (``<adapter>__<model>_violations``);
+* a template's ``{% include %}`` of a shared file is replaced by that file's text, and a shared
+  file that defines no macro (an included body) becomes no macro file: dbt reads every file of
+  ``macros/`` as macro definitions and warns about anything else
+  (``UnexpectedJinjaBlockDeprecation``).
+
+Quoting is per adapter (``macros/quoting.sql``): the package runs on the adapters it is tested
+on (duckdb, postgres, spark), and every generated test first calls
+``anonsql_dbt.require_tested_adapter()``, which stops compilation on any other adapter, where a
+double-quoted name may be a string literal and the test would count something else.
 
 The generic tests (``{% test k_anonymity(model, qids, k) %}``) are generated from the privacy
 model registry: a test per built-in model, taking the model's parameters (plus ``qids``, and
@@ -28,6 +39,7 @@ Run ``python -m anonsql.dbt.generate`` after changing a privacy template or mode
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import typing
 from collections.abc import Mapping, Sequence
@@ -55,8 +67,16 @@ HELPER_PREFIX = "privacy__"
 FILTERS = {"ident": "ident", "qname": "qname", "lit": "lit"}
 #: Jinja's built-in filters the templates use, which dbt's Jinja has too: left as they are.
 BUILTIN_FILTERS = frozenset({"join", "length"})
-#: Plain SQL words of the templates that differ between engines -> a dispatched macro.
-SQL_WORDS = {" AS DOUBLE)": " AS {{ anonsql_dbt.type_double() }})"}
+#: Plain SQL of the templates that differs between engines (pattern -> a dispatched macro of
+#: ``macros/quoting.sql``): what anonsql's engine dialects rewrite (``anonsql.engines.spark.
+#: dialect``), written once per adapter there.
+SQL_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r" AS DOUBLE\)"), " AS {{ anonsql_dbt.type_double() }})"),
+    # Spark's aggregate has no order: equal sets of items would compare unequal
+    (re.compile(r"ARRAY_AGG\((\w+) ORDER BY \1\)"), "{{ anonsql_dbt.sorted_array_agg('\\1') }}"),
+    # Spark refuses a row number without an order (a row id here)
+    (re.compile(r"ROW_NUMBER\(\) OVER \(\)"), "{{ anonsql_dbt.row_id() }}"),
+)
 #: Template parameters that are not a model parameter: the relation and its columns.
 RELATION_PARAMS = ("relation", "qids", "person", "column")
 
@@ -181,8 +201,8 @@ def translate(source: str, helpers: set[str], *, name: str) -> str:
                 i += 1
                 continue
         if kind == "data":
-            for word, replacement in SQL_WORDS.items():
-                value = value.replace(word, replacement)
+            for pattern, replacement in SQL_WORDS:
+                value = pattern.sub(replacement, value)
         out.append((kind, value))
         i += 1
     text = "".join(v for _, v in out)
@@ -352,6 +372,7 @@ def generic_test(spec: TestSpec) -> str:
         f"{{% test {spec.model}({', '.join(signature)}) %}}",
         "{#- arguments are checked when the test runs (dbt parses tests with execute false) -#}",
         "{% if execute %}",
+        f"{{{{ {PACKAGE}.require_tested_adapter() }}}}",
         "{% if qids is string or qids is not iterable or qids | length == 0 %}"
         f"{{{{ exceptions.raise_compiler_error('{test}: give qids, the list of "
         "quasi-identifier columns, under arguments:') }}{% endif %}",
@@ -385,8 +406,13 @@ def generic_test(spec: TestSpec) -> str:
     return "\n".join(body) + "\n"
 
 
+_INCLUDE = re.compile(r"""\{%-?\s*include\s+["']privacy/(\w+)\.sql["']\s*-?%\}""")
+
+
 def _template_source(name: str) -> str:
-    return (resource_dir("sql_templates") / "privacy" / f"{name}.sql").read_text(encoding="utf-8")
+    """A privacy template's text, with the shared files it includes inlined."""
+    source = (resource_dir("sql_templates") / "privacy" / f"{name}.sql").read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda m: _template_source(m.group(1)).rstrip("\n"), source)
 
 
 def _template_variables(name: str) -> list[str]:
@@ -484,6 +510,8 @@ def generate() -> dict[Path, str]:
     helpers = _helper_names(shared)
     files: dict[Path, str] = {}
     for stem, source in shared.items():
+        if not any(_lexer().parse(source).find_all(jinja2.nodes.Macro)):
+            continue  # a body other templates include (inlined there by _template_source)
         text = translate(source, helpers, name=f"privacy/{stem}.sql")
         header = HEADER.format(source=f"sql_templates/privacy/{stem}.sql")
         files[GENERATED / f"privacy_{stem.lstrip('_')}.sql"] = header + text.rstrip() + "\n"

@@ -1,5 +1,11 @@
 """The HTML report of a release: one self-contained file (inline CSS and SVG charts, no network,
-no JavaScript) that a data owner opens in a browser.
+no JavaScript) that a data owner (or a data protection officer) opens in a browser.
+
+It leads with the verdict (:mod:`anonsql.report.verdict`): what the release protects, each
+certified model in words and what it counts, and what it does not (declared sensitive columns no
+model reads, exposure of published columns, changes since certification), with a badge that is
+green only when nothing is left unprotected; then the source's re-identification risk beside the
+release's, and the figures behind them. A figure nothing measured is "not measured", never 0.
 
 Everything it shows is read back from the release, through the release reader and the release's
 companions (``__classes``, ``__metrics``, ``__certificate``, ``__attributes``,
@@ -28,17 +34,18 @@ from markupsafe import Markup
 
 import anonsql
 from anonsql.engines import Engine
-from anonsql.measure.exposure import linked_exposure
+from anonsql.privacy import largest_k
 from anonsql.release import PublishedRelease, read_release
+from anonsql.report.labels import NOT_MEASURED, RISK_FIGURES, formatted, label
 from anonsql.report.svg import bar_chart, stacked_chart
+from anonsql.report.verdict import ExposureFinding, Verdict, verdict
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
 
 #: Values per marginal chart (the most frequent ones).
 TOP_VALUES = 12
-#: Metric names (or prefixes) that are re-identification risk figures. HOOK (issue 16, risk
-#: metrics, built on another branch): a run whose ``__metrics`` carries rows named so, or whose
-#: certificate has a ``risk`` field, gets them listed in the report's risk section.
+#: Metric names (or prefixes) that are re-identification risk figures: listed in the risk
+#: section, not among the information-loss metrics.
 RISK_METRIC_PREFIXES = ("risk", "prosecutor", "journalist", "marketer", "reidentification")
 
 _INTERVAL = re.compile(r"^\[\s*(-?[\d.eE+-]+)\s*,\s*(-?[\d.eE+-]+)\s*\]$")
@@ -51,17 +58,31 @@ _WIDTH_LEVELS = (
 
 
 @dataclass(frozen=True)
+class Cell:
+    """One table cell: its text, a tooltip (``title``: e.g. the metric key behind a readable
+    name) and a style (``bad``, ``warn``, ``na`` for "not measured")."""
+
+    text: str
+    title: str | None = None
+    style: str | None = None
+
+
+@dataclass(frozen=True)
 class Table:
     """A table of text cells (header cells all empty: no header row); the template escapes
     every cell."""
 
     header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[Cell, ...], ...]
     kind: ClassVar[str] = "table"
 
     @property
     def labelled(self) -> bool:
         return any(self.header)
+
+    def column(self, index: int) -> list[str]:
+        """The texts of one column."""
+        return [row[index].text for row in self.rows]
 
 
 @dataclass(frozen=True)
@@ -97,8 +118,20 @@ def _rows(engine: Engine, template: str, **params: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _cell(value: object) -> Cell:
+    if isinstance(value, Cell):
+        return value
+    text = str(value)
+    return Cell(text, style="na" if text.startswith(NOT_MEASURED) else None)
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> Table:
-    return Table(tuple(header), tuple(tuple(str(c) for c in row) for row in rows))
+    return Table(tuple(header), tuple(tuple(_cell(c) for c in row) for row in rows))
+
+
+def _metric_cell(key: str) -> Cell:
+    """A metric's readable name, its key in the tooltip."""
+    return Cell(label(key).text, title=key)
 
 
 def _figure(value: float) -> str:
@@ -109,17 +142,30 @@ def _percent(value: float) -> str:
     return f"{value:.1f} %"
 
 
-def _size_bins(sizes: Sequence[Mapping[str, Any]]) -> list[tuple[str, float]]:
-    """Rows in classes of each size range (powers of two), from (size, classes) counts."""
+def _size_bins(sizes: Sequence[Mapping[str, Any]], k: int | None) -> list[tuple[str, float]]:
+    """Individuals in classes of each size range, from (size, classes) counts: ranges double from
+    ``k`` (k to 2k-1, 2k to 4k-1, ...; every range up to the largest class, empty ones too), so
+    the first is the classes at the bound and none straddles it; classes below ``k``, if any,
+    in one range before."""
+    k = max(int(k or 1), 1)
     bins: dict[int, float] = {}
     for row in sizes:
         size, classes = int(row["class_size"]), int(row["classes"])
-        exponent = int(math.log2(size)) if size > 0 else 0
-        bins[exponent] = bins.get(exponent, 0.0) + size * classes
+        # bin -1: below k; bin e >= 0: [k * 2^e, k * 2^(e+1) - 1]
+        index = -1 if size < k else int(math.log2(size // k))
+        while index >= 0 and k * 2**index > size:  # float log2 at exact powers
+            index -= 1
+        while index >= 0 and k * 2 ** (index + 1) <= size:
+            index += 1
+        bins[index] = bins.get(index, 0.0) + size * classes
+    # every range from k's up to the largest class's, empty ones too: the first is [k, 2k - 1]
+    ranges = [-1] if -1 in bins else []
+    ranges += list(range(0, max(bins, default=-1) + 1))
     out = []
-    for exponent in sorted(bins):
-        lo, hi = 2**exponent, 2 ** (exponent + 1) - 1
-        out.append((f"{lo}" if lo == hi else f"{lo}–{hi}", bins[exponent]))
+    for index in ranges:
+        lo, hi = (1, k - 1) if index < 0 else (k * 2**index, k * 2 ** (index + 1) - 1)
+        text = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        out.append((f"{text} (below k)" if index < 0 else text, bins.get(index, 0.0)))
     return out
 
 
@@ -231,39 +277,151 @@ def _generalization(
     return intro, rows
 
 
-def gather(engine: Engine, output: str | TableName) -> tuple[PublishedRelease, list[Section]]:
-    """Read the release published as ``output`` and build the report's sections."""
+@dataclass(frozen=True)
+class Report:
+    """A release's report as the page shows it: the verdict first, then the sections."""
+
+    release: PublishedRelease
+    verdict: Verdict
+    sections: tuple[Section, ...]
+
+
+def gather(engine: Engine, output: str | TableName) -> Report:
+    """Read the release published as ``output`` and build the report: its verdict and sections."""
     target = output if isinstance(output, TableName) else parse_relation(output, "output")
     release = read_release(
         engine, target, fix="give the name of a relation published by `anonsql run`"
     )
     cert, names = release.certificate, release.names
-    # classes count persons in a 1:M release (its class metrics measure one row per person)
-    unit = "persons" if release.person is not None else "rows"
+    found = verdict(engine, release)
+    unit = found.counting.unit
     metrics = _rows(engine, "select_all", relation=names.metrics)
     sizes = _rows(engine, "report/class_sizes", classes=names.classes)
     attributes = release.attributes(engine) if engine.exists(names.attributes) else []
-    return release, [
+    sections = (
+        _verdict_section(found),
+        _risk_section(cert, metrics, sizes, unit),
         _certificate_section(cert),
-        _classes_section(cert, sizes, unit),
+        _classes_section(cert, sizes, unit, largest_k(release.models)),
         _loss_section(metrics),
         _generalization_section(engine, release, attributes),
         _marginals_section(engine, release),
         _suppression_section(cert),
-        _diversity_section(engine, release),
-        _risk_section(cert, metrics, sizes, unit),
-        _linked_section(cert),
+        _diversity_section(engine, release, unit),
+    )
+    return Report(release, found, sections)
+
+
+def _verdict_section(found: Verdict) -> Section:
+    protects = _table(
+        ["certified check", "what it bounds", "counts", "violating classes"],
+        [
+            (
+                c.check,
+                c.words,
+                c.counts,
+                Cell(
+                    NOT_MEASURED if c.violations is None else str(c.violations),
+                    style=None if c.holds else "bad",
+                ),
+            )
+            for c in found.claims
+        ],
+    )
+    gaps = _table(
+        ["not protected"],
+        [(Cell(text, style="warn"),) for text in found.not_protected]
+        or [
+            (
+                "nothing found: every declared sensitive column is read by a check, and no "
+                "column published unchanged gives a quasi-identifier away or splits a class "
+                "below the bound",
+            )
+        ],
+    )
+    body: list[Block] = [protects, gaps]
+    if found.exposure or found.unprotected_sensitive:
+        body.append(_exposure_table(found))
+    body.append(_table(["", ""], [("what k counts", found.counting.text)]))
+    stale = ("source changed since certification", "yes")
+    changes = [
+        (Cell(lbl, style="warn" if (lbl, v) == stale else None), v)
+        for lbl, v in found.changes.facts
     ]
+    body.append(_table(["changes since certification", "now"], changes))
+    return Section(
+        "Verdict: what the release protects and what it does not",
+        found.badge,
+        tuple(body),
+    )
+
+
+def _exposure_table(found: Verdict) -> Table:
+    """Per column published beside the quasi-identifiers: what it gives away."""
+    rows: list[tuple[object, ...]] = []
+    for column in found.unprotected_sensitive:
+        if any(f.column == column for f in found.exposure):
+            continue
+        rows.append(
+            (
+                column,
+                Cell("sensitive, no model reads it", style="warn"),
+                NOT_MEASURED,
+                "not applicable: analysts do not know sensitive values",
+                "no",
+            )
+        )
+    for f in found.exposure:
+        rows.append(_exposure_row(found, f))
+    return _table(
+        [
+            "column published unchanged",
+            "role",
+            "quasi-identifiers given away (rows recovered)",
+            "rows in classes below the bound with it",
+            "acknowledged",
+        ],
+        rows,
+    )
+
+
+def _exposure_row(found: Verdict, f: ExposureFinding) -> tuple[object, ...]:
+    if f.recovered_rows is None:
+        recovered: object = NOT_MEASURED
+    elif f.recovered:
+        recovered = Cell(
+            ", ".join(f"{q}: {n} of {found.published_rows}" for q, n in f.recovered.items()),
+            style="warn",
+        )
+    else:
+        recovered = "none"
+    if f.sensitive:
+        below: object = "not applicable: analysts do not know sensitive values"
+    elif f.below_bound_rows is None:
+        below = NOT_MEASURED
+    else:
+        below = Cell(
+            f"{f.below_bound_rows} of {found.published_rows}",
+            style="warn" if f.below_bound_rows else None,
+        )
+    role: object = "sensitive" if f.sensitive else "insensitive"
+    if f.sensitive and f.column in found.unprotected_sensitive:
+        role = Cell("sensitive, no model reads it", style="warn")
+    acknowledged = "determines " + ", ".join(f.acknowledged) if f.acknowledged else "no"
+    return (f.column, role, recovered, below, acknowledged)
 
 
 def _certificate_section(cert: Mapping[str, Any]) -> Section:
-    violations = json.loads(str(cert.get("violations") or "{}"))
     facts = [
         ("release", cert["output"]),
         ("source", cert["source"]),
         ("verified", "yes" if cert["verified"] else "NO"),
-        ("models", ", ".join(violations) or cert["models"]),
         ("algorithm", cert["algorithm"]),
+        (
+            "layout",
+            cert.get("layout")
+            or ("person" if cert.get("person_level") not in (None, "null") else "record"),
+        ),
         ("source rows", cert["source_rows"]),
         ("published rows", cert["published_rows"]),
         ("suppressed rows", cert["suppressed_rows"]),
@@ -276,21 +434,21 @@ def _certificate_section(cert: Mapping[str, Any]) -> Section:
     ]
     return Section(
         "Certificate",
-        "What the run certified: the models re-checked by SQL on the published release "
-        "(violating classes per model must be 0), and the row counts.",
-        (
-            _table(["", ""], facts),
-            _table(["model", "violating classes"], list(violations.items())),
-        ),
+        "What the run recorded beside the release (the checks and their violations are in the "
+        "verdict above).",
+        (_table(["", ""], facts),),
     )
 
 
-def _classes_section(cert: Mapping[str, Any], sizes: list[dict[str, Any]], unit: str) -> Section:
+def _classes_section(
+    cert: Mapping[str, Any], sizes: list[dict[str, Any]], unit: str, k: int | None
+) -> Section:
+    bound = f"Ranges start at k = {k}: the first holds the classes at the bound." if k else ""
     return Section(
         "Equivalence classes",
         f"{cert['classes']} classes; {unit} by the size of the class they are in. Larger "
-        "classes hide individuals better and cost more information.",
-        (Chart(bar_chart(_size_bins(sizes), title=f"{unit} by class size")),),
+        f"classes hide individuals better and cost more information. {bound}".strip(),
+        (Chart(bar_chart(_size_bins(sizes, k), title=f"{unit} by class size")),),
     )
 
 
@@ -301,19 +459,27 @@ def _loss_section(metrics: list[dict[str, Any]]) -> Section:
         if m["metric"] == "ncp" and m["attribute"] is not None
     ]
     others = [
-        (m["metric"], m["attribute"] or "", _figure(float(m["value"])))
+        (
+            _metric_cell(str(m["metric"])),
+            m["attribute"] or "",
+            formatted(_number(m["value"]), label(str(m["metric"])).kind),
+        )
         for m in metrics
         if not str(m["metric"]).startswith(RISK_METRIC_PREFIXES)
     ]
     return Section(
         "Information loss",
         "Normalized certainty penalty per quasi-identifier (0 %: published as is, 100 %: "
-        "fully generalized), and every metric the run recorded.",
+        "fully generalized), and every metric the run recorded (its key in the tooltip).",
         (
             Chart(bar_chart(ncp, title="NCP per attribute", fmt=_percent)),
             _table(["metric", "attribute", "value"], others),
         ),
     )
+
+
+def _number(value: object) -> float | None:
+    return None if value is None else float(str(value))
 
 
 def _generalization_section(
@@ -355,38 +521,55 @@ def _marginals_section(engine: Engine, release: PublishedRelease) -> Section:
 def _suppression_section(cert: Mapping[str, Any]) -> Section:
     source_rows = int(cert["source_rows"])
     suppressed = int(cert["suppressed_rows"])
+    withheld = int(cert.get("withheld_rows") or 0)
+    bars: list[tuple[str, float]] = [
+        ("published", float(cert["published_rows"])),
+        ("suppressed", suppressed),
+    ]
+    if withheld:
+        bars.append(("withheld (no consent)", withheld))
     return Section(
         "Suppression",
         f"{suppressed} of {source_rows} source rows suppressed "
         f"({_percent(100 * suppressed / (source_rows or 1))}; the limit was "
         f"{_percent(100 * float(cert['suppression_limit']))}).",
-        (
-            Chart(
-                bar_chart(
-                    [("published", float(cert["published_rows"])), ("suppressed", suppressed)],
-                    title="source rows",
-                )
-            ),
-        ),
+        (Chart(bar_chart(bars, title="source rows")),),
     )
 
 
-def _diversity_section(engine: Engine, release: PublishedRelease) -> Section:
+def _diversity_section(engine: Engine, release: PublishedRelease, unit: str) -> Section:
+    """Distinct values per class of each sensitive column the class table counts (a layout
+    counts the columns its models read: ``Layout.class_sensitive``)."""
+    counted = [
+        c.name
+        for c in engine.columns(release.names.classes) or []
+        if c.name.startswith("distinct ")
+    ]
     diversity = []
-    for column in release.sensitive:
-        counts = _rows(
-            engine, "report/diversity", classes=release.names.classes, column=f"distinct {column}"
-        )
+    for name in counted:
+        column = name.removeprefix("distinct ")
+        counts = _rows(engine, "report/diversity", classes=release.names.classes, column=name)
         bars = [(str(r["distinct_values"]), float(r["n"])) for r in counts]
-        diversity.append(Chart(bar_chart(bars, title=f"rows by distinct {column} values in class")))
-    return Section(
-        "Sensitive-value diversity",
-        "Rows by the number of distinct values of each sensitive column in their class "
-        "(1 means everyone in the class shares the value)."
-        if diversity
-        else "The release declares no sensitive column.",
-        tuple(diversity),
-    )
+        diversity.append(
+            Chart(bar_chart(bars, title=f"{unit} by distinct {column} values in class"))
+        )
+    if diversity:
+        intro = (
+            f"{unit.capitalize()} by the number of distinct values of each sensitive column in "
+            "their class (1 means everyone in the class shares the value)."
+        )
+    elif release.sensitive:
+        intro = (
+            f"{NOT_MEASURED}: the class table of this {release.layout} release counts no "
+            f"sensitive values (sensitive columns: {', '.join(release.sensitive)}; the checks "
+            "that protect them are in the verdict)."
+        )
+    else:
+        intro = (
+            f"{NOT_MEASURED}: no model of this release reads a sensitive column (the verdict "
+            "lists declared sensitive columns left unprotected)."
+        )
+    return Section("Sensitive-value diversity", intro, tuple(diversity))
 
 
 def _risk_section(
@@ -395,79 +578,74 @@ def _risk_section(
     sizes: list[dict[str, Any]],
     unit: str = "rows",
 ) -> Section:
+    source = _source_risk(cert)
+    release = {
+        str(m["metric"]): _number(m["value"])
+        for m in metrics
+        if str(m["metric"]).startswith(RISK_METRIC_PREFIXES) and m["attribute"] is None
+    }
+    figures = [
+        (
+            _metric_cell("risk." + key),
+            formatted(source.get(key), label("risk." + key).kind),
+            formatted(release.get("risk." + key), label("risk." + key).kind),
+        )
+        for key in RISK_FIGURES
+    ]
+    known = {"risk." + key for key in RISK_FIGURES}
+    figures += [
+        (
+            _metric_cell(key),
+            formatted(source.get(key.removeprefix("risk.")), label(key).kind),
+            formatted(value, label(key).kind),
+        )
+        for key, value in release.items()
+        if key not in known
+    ]
     rows = sum(int(r["class_size"]) * int(r["classes"]) for r in sizes)
     classes = sum(int(r["classes"]) for r in sizes)
     smallest = min((int(r["class_size"]) for r in sizes), default=0)
-    body: list[Block] = [
-        Chart(
-            bar_chart(
-                _risk_bins(sizes), title=f"{unit} by re-identification probability (1/class size)"
-            )
-        ),
-        _table(
-            ["figure", "value"],
-            [
-                ("highest probability (1 / smallest class)", _percent(100 / (smallest or 1))),
-                (f"average probability (classes / {unit})", _percent(100 * classes / (rows or 1))),
-            ],
-        ),
-    ]
-    # HOOK (issue 16): risk metrics recorded by the run, shown when present
-    recorded = [
-        (m["metric"], m["attribute"] or "", _figure(float(m["value"])))
-        for m in metrics
-        if str(m["metric"]).startswith(RISK_METRIC_PREFIXES)
-    ]
-    if cert.get("risk"):
-        recorded += [("certificate: risk", "", str(cert["risk"]))]
-    if recorded:
-        body.append(_table(["risk metric", "attribute", "value"], recorded))
-    return Section(
-        "Re-identification risk",
-        "An attacker who knows someone is in the data and knows their quasi-identifiers picks "
-        "one row of their class: the probability of the right one is 1 / class size.",
-        tuple(body),
-    )
-
-
-def _linked_section(cert: Mapping[str, Any]) -> Section:
-    exposure = linked_exposure(cert)
-    rows = [
-        (
-            a.column,
-            ", ".join(f"{q}: {n} rows" for q, n in a.recovered_rows.items() if n) or "none",
-            int(a.small_class_rows or 0),
-            ", ".join(a.determines) or "no",
-        )
-        for a in exposure.acknowledged
-    ]
-    checked = exposure.columns.recovery
-    return Section(
-        "Columns published unchanged",
-        (
-            "Sensitive and insensitive columns published as they are give no quasi-identifier "
-            "away and keep every class within the models (the linkage gate): "
-            + (", ".join(checked) or "none")
-            + ". Acknowledged columns were published anyway; what they expose:"
-        )
-        if rows
-        else "The columns published unchanged ("
-        + (", ".join(checked) or "none")
-        + ") give no quasi-identifier away and keep every class within the models.",
-        (
-            _table(
-                [
-                    "acknowledged column",
-                    "quasi-identifier given away for",
-                    "rows in classes below k with it",
-                    "determines alone",
-                ],
-                rows,
+    per_class = _table(
+        ["from the published classes", "value"],
+        [
+            (
+                "highest probability (1 / smallest class)",
+                _percent(100 / smallest) if smallest else NOT_MEASURED,
             ),
-        )
-        if rows
-        else (),
+            (
+                f"average probability (classes / {unit})",
+                _percent(100 * classes / rows) if rows else NOT_MEASURED,
+            ),
+        ],
     )
+    return Section(
+        "Re-identification risk: source and release",
+        "The risk of the source as it was (the certificate's source_risk) beside the release's "
+        "(the risk figures of __metrics), by ARX's attacker models: a prosecutor knows the "
+        "target is in the data, a journalist does not, a marketer re-identifies as many as "
+        "possible. Records at risk: the share of records whose risk is above the threshold.",
+        (
+            _table(["figure", "source", "release"], figures),
+            Chart(
+                bar_chart(
+                    _risk_bins(sizes),
+                    title=f"{unit} by re-identification probability (1/class size)",
+                )
+            ),
+            per_class,
+        ),
+    )
+
+
+def _source_risk(cert: Mapping[str, Any]) -> dict[str, float | None]:
+    raw = cert.get("source_risk")
+    try:
+        found = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except ValueError:
+        found = {}
+    if not isinstance(found, dict):
+        return {}
+    return {str(k): _number(v) for k, v in found.items()}
 
 
 @cache
@@ -485,16 +663,16 @@ def _template() -> jinja2.Template:
 
 def render_report(engine: Engine, output: str | TableName) -> str:
     """The report of the release published as ``output``, as one HTML document."""
-    release, sections = gather(engine, output)
-    cert = release.certificate
+    report = gather(engine, output)
+    cert = report.release.certificate
     return _template().render(
         output=str(cert["output"]),
-        verified=bool(cert["verified"]),
+        verdict=report.verdict,
         published_rows=str(cert["published_rows"]),
         classes=str(cert["classes"]),
         source=str(cert["source"]),
         version=anonsql.__version__,
-        sections=sections,
+        sections=report.sections,
     )
 
 

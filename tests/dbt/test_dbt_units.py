@@ -4,15 +4,19 @@ the templates, the Python model's spec and relation handling, and manifest name 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import duckdb
+import jinja2
+import jinja2.ext
+import jinja2.parser
 import pytest
 from helpers import load_people, people_spec
 
-from anonsql.dbt.generate import generate, stale_files, status_macro
+from anonsql.dbt.generate import builtin_models, generate, stale_files, status_macro
 from anonsql.dbt.project import DbtNames, project_spec
 from anonsql.dbt.python_model import duckdb_connection, model, model_spec, relation_name
 from anonsql.engines import DuckDBEngine
@@ -138,3 +142,52 @@ def test_model_logs_one_line_per_warning(tmp_path: Path, caplog: pytest.LogCaptu
     lines = [r.getMessage() for r in caplog.records if r.name == "anonsql.dbt"]
     assert lines and all(line.startswith("main_anonsql.people_anon: ") for line in lines)
     assert any("note (acknowledged, insensitive)" in line for line in lines)
+
+
+def test_generated_macro_files_define_macros_only() -> None:
+    """dbt reads every file of macros/ as macro definitions: anything else at the top level
+    (an included template body) is an UnexpectedJinjaBlockDeprecation."""
+    env = jinja2.Environment(extensions=[DbtTestTag])
+    for path, text in generate().items():
+        body = env.parse(text).body
+        stray = [
+            node
+            for node in body
+            if not isinstance(node, jinja2.nodes.Macro | jinja2.nodes.CallBlock)
+            and not (
+                isinstance(node, jinja2.nodes.Output)
+                and all(
+                    isinstance(n, jinja2.nodes.TemplateData) and not n.data.strip()
+                    for n in node.nodes
+                )
+            )
+        ]
+        assert stray == [], (path, stray[:1])
+
+
+def test_every_generated_test_first_refuses_an_untested_adapter() -> None:
+    tests = [t for p, t in generate().items() if "{% test " in t]
+    assert len(tests) == len(builtin_models())
+    for text in tests:
+        body = text[text.index("{% test ") :]
+        first_call = body.index("{{ anonsql_dbt.")
+        assert body[first_call:].startswith("{{ anonsql_dbt.require_tested_adapter() }}")
+    # and no generated SQL double-quotes a name itself: quoting is the adapter's (ident)
+    for path, text in generate().items():
+        sql = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "", text, flags=re.S)
+        assert '"' not in sql, path
+
+
+class DbtTestTag(jinja2.ext.Extension):
+    """dbt's ``{% test name(args) %} ... {% endtest %}``, parsed as a call block."""
+
+    tags = {"test"}  # noqa: RUF012 (jinja2 declares it an instance variable)
+
+    def parse(self, parser: jinja2.parser.Parser) -> jinja2.nodes.Node:
+        lineno = next(parser.stream).lineno
+        parser.parse_expression()
+        body = parser.parse_statements(("name:endtest",), drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_test"), [], [], body).set_lineno(lineno)
+
+    def _test(self, caller: Any) -> str:
+        return ""

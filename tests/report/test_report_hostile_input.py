@@ -38,7 +38,7 @@ ELEMENTS = {
 }  # fmt: skip
 ATTRIBUTES = {
     "lang", "charset", "class", "xmlns", "width", "height", "role", "aria-label", "x", "y",
-    "font-family", "font-size", "font-weight", "text-anchor", "fill",
+    "font-family", "font-size", "font-weight", "text-anchor", "fill", "title",
 }  # fmt: skip
 
 
@@ -140,3 +140,6 @@ def test_hostile_names_and_values_reach_the_report_as_text(tmp_path: Path) -> No
         assert expected in text, what
     # chart titles are attribute values too: escaped, they stay one attribute
     assert f"rows by distinct {SENSITIVE} values in class" in page.attribute_values
+    # the verdict names the columns published unchanged, as text (the exposure table)
+    verdict = text[: text.index("Re-identification risk")]
+    assert INSENSITIVE in verdict and SENSITIVE in verdict

@@ -34,6 +34,16 @@ def require_dbt() -> None:
     pytest.skip(message)
 
 
+def require_dbt_spark() -> None:
+    """Skip without dbt-spark (the ``anonsql[dbt-spark]`` extra), except in CI."""
+    if importlib.util.find_spec("dbt.adapters.spark") and importlib.util.find_spec("pyspark"):
+        return
+    message = "dbt-spark is not installed (pip install 'anonsql[dbt-spark]')"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def dbt_env(**extra: str) -> dict[str, str]:
     env = {
         k: v
@@ -119,3 +129,28 @@ def write_project(project: Path, name: str, **extra: Any) -> None:
     (project / "packages.yml").write_text(
         yaml.safe_dump({"packages": [{"local": str(PACKAGE)}]}, sort_keys=False)
     )
+
+
+def dbt_in_process(project: Path, *args: str, ok: bool = True) -> DbtRun:
+    """``dbt ARGS`` in this process: dbt-spark's ``session`` method runs its SQL on this
+    process's active Spark session (the tests' one, with their tables), which a dbt subprocess
+    would not see."""
+    from dbt.cli.main import dbtRunner
+    from dbt_common.events.base_types import EventMsg
+
+    lines: list[str] = []
+
+    def keep(event: EventMsg) -> None:
+        # the protobuf message has a msg field its type stubs leave out
+        lines.append(f"[{event.info.name}] {getattr(event.info, 'msg', '')}")
+
+    # no log file: dbt's file handler would stay open in this process
+    flags = ["--no-partial-parse", "--no-send-anonymous-usage-stats", "--no-use-colors"]
+    flags += ["--log-level-file", "none"]
+    done = dbtRunner(callbacks=[keep]).invoke(
+        [*args, *flags, "--project-dir", str(project), "--profiles-dir", str(project)]
+    )
+    run = DbtRun(0 if done.success else 1, "\n".join(lines), project)
+    if ok and not done.success:
+        raise AssertionError(f"dbt {' '.join(args)} failed:\n{run.output[-6000:]}")
+    return run

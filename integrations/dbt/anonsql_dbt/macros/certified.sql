@@ -58,6 +58,8 @@
 {%- if not execute -%}
 SELECT 'parsing' AS problem WHERE 1 = 0
 {%- else -%}
+{#- the checksum's SQL is tested on these adapters only -#}
+{{- anonsql_dbt.require_tested_adapter(tested=['duckdb', 'postgres'], what='certified test') -}}
 {%- set certificate = anonsql_dbt.find_certificate(model, release) -%}
 {%- if certificate is none -%}
 SELECT {{ anonsql_dbt.lit('no anonsql certificate found for ' ~ model ~ (' (release ' ~ release ~ ')' if release else '')) }} AS problem

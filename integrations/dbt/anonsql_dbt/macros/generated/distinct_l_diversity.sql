@@ -19,6 +19,7 @@ WHERE distinct_values < {{ anonsql_dbt.lit(l) }}
 {% test distinct_l_diversity(model, qids=none, column=none, l=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
+{{ anonsql_dbt.require_tested_adapter() }}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.distinct_l_diversity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.distinct_l_diversity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.distinct_l_diversity: give the argument column under arguments:') }}{% endif %}

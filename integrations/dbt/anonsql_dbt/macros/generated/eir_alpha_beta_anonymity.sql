@@ -19,6 +19,7 @@ WHERE {{ anonsql_dbt.privacy__share_exceeded('s.max_person_records', alpha, 's.r
 {% test eir_alpha_beta_anonymity(model, qids=none, column=none, record_counts='published', alpha=none, beta=none, person=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
+{{ anonsql_dbt.require_tested_adapter() }}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.eir_alpha_beta_anonymity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.eir_alpha_beta_anonymity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.eir_alpha_beta_anonymity: give the argument column under arguments:') }}{% endif %}

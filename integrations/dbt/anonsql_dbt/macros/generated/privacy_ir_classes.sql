@@ -79,12 +79,12 @@ ir_person_values AS MATERIALIZED (
   SELECT DISTINCT cls, person, code FROM ir_coded
 ),
 ir_sets AS MATERIALIZED (
-  SELECT cls, person, ARRAY_AGG(code ORDER BY code) AS items, COUNT(*) AS size
+  SELECT cls, person, {{ anonsql_dbt.sorted_array_agg('code') }} AS items, COUNT(*) AS size
   FROM ir_person_values
   GROUP BY cls, person
 ),
 ir_forced AS (
-  SELECT cls, ARRAY_AGG(code ORDER BY code) AS items, COUNT(*) AS size
+  SELECT cls, {{ anonsql_dbt.sorted_array_agg('code') }} AS items, COUNT(*) AS size
   FROM (
     SELECT DISTINCT v.cls, v.code
     FROM ir_person_values AS v

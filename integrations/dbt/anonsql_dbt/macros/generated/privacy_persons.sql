@@ -19,7 +19,7 @@ members AS (
   SELECT DISTINCT {{ anonsql_dbt.ident(person) }} AS person{% for q in qids %}, {{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}{% endfor %}
 
 {% else %}
-  SELECT ROW_NUMBER() OVER () AS person{% for q in qids %}, {{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}{% endfor %}
+  SELECT {{ anonsql_dbt.row_id() }} AS person{% for q in qids %}, {{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}{% endfor %}
 
 {% endif %}
   FROM {{ anonsql_dbt.qname(relation) }} AS r
@@ -32,7 +32,7 @@ members AS (
   FROM {{ anonsql_dbt.qname(relation) }} AS r
 ),
 fingerprints AS (
-  SELECT person, ARRAY_AGG(item ORDER BY item) AS fp
+  SELECT person, {{ anonsql_dbt.sorted_array_agg('item') }} AS fp
   FROM (
     SELECT DISTINCT {{ anonsql_dbt.ident(person) }} AS person, {{ anonsql_dbt.ident(column) }} AS item
     FROM {{ anonsql_dbt.qname(relation) }} AS r
@@ -40,7 +40,7 @@ fingerprints AS (
   GROUP BY person
 ){%- else %}
 people AS (
-  SELECT ROW_NUMBER() OVER () AS person{% for q in qids %}, {{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}{% endfor %}, {{ anonsql_dbt.ident(column) }} AS fp
+  SELECT {{ anonsql_dbt.row_id() }} AS person{% for q in qids %}, {{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}{% endfor %}, {{ anonsql_dbt.ident(column) }} AS fp
   FROM {{ anonsql_dbt.qname(relation) }} AS r
 ),
 members AS (

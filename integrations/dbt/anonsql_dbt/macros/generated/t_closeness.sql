@@ -75,6 +75,7 @@ WHERE emd > {{ anonsql_dbt.privacy__dbl(anonsql_dbt.lit(t)) }} + {{ anonsql_dbt.
 {% test t_closeness(model, qids=none, column=none, t=none, distance='equal') %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
+{{ anonsql_dbt.require_tested_adapter() }}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: give the argument column under arguments:') }}{% endif %}
