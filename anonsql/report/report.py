@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anonsql.algorithms import Partitioning
+from anonsql.attacks import attack_results
 from anonsql.certify import Certificate
 from anonsql.measure.measure import Measurement
 from anonsql.metrics.base import MetricValue
@@ -101,6 +102,7 @@ class RunResult:
                     "acknowledged: determines " + ", ".join(found["acknowledged_determines"])
                 )
             lines.append((f"column {column} published unchanged", "; ".join(parts)))
+        lines.extend(attack_lines(cert))
         # a layout may record lines of its own and the companions it published
         lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
         also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
@@ -113,6 +115,21 @@ class RunResult:
             ("also published", ", ".join(str(self.names.companion(k)) for k in companions))
         )
         return lines
+
+
+def attack_lines(certificate: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """One summary line per attack result the certificate records, and one saying which
+    results the release does not bound."""
+    results = attack_results(certificate)
+    lines = []
+    for r in results:
+        on = f" on {r.attribute}" if r.attribute else ""
+        who = "" if r.adversary == "certified" else " (knowing every published column)"
+        lines.append((f"attack {r.attack}{on}{who}", r.describe()))
+    unbounded = sorted({r.attack for r in results if r.measured and r.bound is None})
+    if unbounded:
+        lines.append(("not bounded by this release", ", ".join(unbounded)))
+    return lines
 
 
 def report(
