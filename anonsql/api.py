@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from anonsql import pipeline
 from anonsql.algorithms import ProgressCallback
+from anonsql.attacks import AttackResult, run_attacks
+from anonsql.attacks import release_context as attack_context
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
 from anonsql.init import InitResult, init_spec
@@ -345,6 +347,16 @@ def check_output(engine: Engine, output: str | TableName) -> CheckResult:
     )
 
 
+def attack(engine: Engine, output: str | TableName) -> tuple[AttackResult, ...]:
+    """Mount every registered attack (:mod:`anonsql.attacks`) on a published release, as an
+    analyst reading it can: singling out, linkability, attribute inference, linkage; each
+    result with its success, baseline and the bound the certified models promise."""
+    release = read_release(
+        engine, _relation(output, "output"), fix="publish the release with `anonsql run` first"
+    )
+    return run_attacks(attack_context(engine, release))
+
+
 def _relation(relation: str | TableName, key: str) -> TableName:
     return relation if isinstance(relation, TableName) else parse_relation(relation, key)
 
@@ -352,6 +364,7 @@ def _relation(relation: str | TableName, key: str) -> TableName:
 __all__ = [
     "RunResult",
     "as_spec",
+    "attack",
     "check",
     "check_output",
     "cleanup",

@@ -567,6 +567,38 @@ def risk(
 
 @main.command()
 @release_options
+@json_option("ANONSQL_ATTACK_JSON", "Print the attack results as JSON.")
+@handle_errors
+def attack(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    as_json: bool,
+) -> None:
+    """Mount the attacks an analyst can on a published release: singling out, linkability,
+    attribute inference and linkage, each with its success, baseline and the bound the
+    certified models promise; exit 4 if one beats its bound."""
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "attack", spec, database, engine_name, output)
+        results = api.attack(engine, relation)
+    if as_json:
+        emit_json([r.as_dict() for r in results])
+    else:
+        table = _table(f"attacks on {relation}")
+        table.add_column("attack")
+        table.add_column("adversary")
+        table.add_column("result")
+        for r in results:
+            on = f" on {r.attribute}" if r.attribute else ""
+            table.add_row(f"{r.attack}{on}", r.adversary, r.describe())
+        out().print(table)
+    if any(r.breaks for r in results):
+        sys.exit(4)
+
+
+@main.command()
+@release_options
 @click.option(
     "--max-hidden",
     type=click.FloatRange(0.0, 1.0),

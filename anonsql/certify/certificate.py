@@ -13,6 +13,7 @@ from typing import Any
 
 import anonsql
 from anonsql import arrow
+from anonsql.attacks import Attacks
 from anonsql.measure.measure import Measurement
 from anonsql.publish import BuiltRelease
 from anonsql.release.status import checksum
@@ -30,10 +31,15 @@ class Certificate:
 
 
 def certify(
-    release: BuiltRelease, verification: Verification, measurement: Measurement, started: float
+    release: BuiltRelease,
+    verification: Verification,
+    measurement: Measurement,
+    started: float,
+    attacks: Attacks | None = None,
 ) -> Certificate:
     """Write the certificate of a verified, measured release; ``started`` is the run's
-    ``time.perf_counter()`` at its start."""
+    ``time.perf_counter()`` at its start; ``attacks``: the attack step's results (the
+    ``attacks`` field, read back by :func:`anonsql.attacks.attack_results`)."""
     resolved, partitioning = release.staged.resolved, release.staged.partitioning
     spec = resolved.spec
     fields: dict[str, Any] = {
@@ -71,6 +77,7 @@ def certify(
         # re-identification risk of the source (the release's is in __metrics, risk.*)
         "source_risk": json.dumps(dict(measurement.source_risk)),
         "risk_settings": json.dumps(dict(measurement.risk_settings)),
+        "attacks": attacks.as_json() if attacks is not None else "[]",
     }
     fields.update(release.layout.certificate_fields())
     release.engine.load_arrow(

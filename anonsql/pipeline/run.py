@@ -2,7 +2,7 @@
 frozen result of the steps before it.
 
     spec -> resolve -> hierarchies -> prepare -> algorithm -> stage
-         -> publish -> verify -> measure -> certify (inside the swap) -> report
+         -> publish -> verify -> attack -> measure -> certify (inside the swap) -> report
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from anonsql.algorithms import ProgressCallback
+from anonsql.attacks import attack
 from anonsql.certify import certify
 from anonsql.engines import Engine
 from anonsql.hierarchies import load_hierarchies
@@ -65,8 +66,9 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
                 with interrupts.leaving_deferred(swap.open(), on_success=committed) as built:
                     release = publish(staged, built)
                     verification = verify(release)
+                    attacks = attack(release)
                     measurement = measure(release)
-                    certificate = certify(release, verification, measurement, started)
+                    certificate = certify(release, verification, measurement, started, attacks)
             return report(release, verification, measurement, certificate)
         except KeyboardInterrupt:
             raise interrupts.interrupted(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anonsql.algorithms import Partitioning
+from anonsql.attacks import attack_results
 from anonsql.certify import Certificate
 from anonsql.measure.exposure import linked_exposure
 from anonsql.measure.measure import Measurement
@@ -105,6 +106,7 @@ class RunResult:
         if counts:
             lines.append(("k counts", counts))
         lines.extend(("warning", w) for w in self.warnings())
+        lines.extend(attack_lines(cert))
         # a layout may record lines of its own and the companions it published
         lines.extend((str(a), str(b)) for a, b in json.loads(cert.get("summary") or "[]"))
         also = tuple(json.loads(cert["companions"])) if cert.get("companions") else also
@@ -117,6 +119,21 @@ class RunResult:
             ("also published", ", ".join(str(self.names.companion(k)) for k in companions))
         )
         return lines
+
+
+def attack_lines(certificate: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """One summary line per attack result the certificate records, and one saying which
+    results the release does not bound."""
+    results = attack_results(certificate)
+    lines = []
+    for r in results:
+        on = f" on {r.attribute}" if r.attribute else ""
+        who = "" if r.adversary == "certified" else " (knowing every published column)"
+        lines.append((f"attack {r.attack}{on}{who}", r.describe()))
+    unbounded = sorted({r.attack for r in results if r.measured and r.bound is None})
+    if unbounded:
+        lines.append(("not bounded by this release", ", ".join(unbounded)))
+    return lines
 
 
 def report(

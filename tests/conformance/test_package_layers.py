@@ -93,6 +93,7 @@ def test_the_spine_calls_the_steps_in_order() -> None:
         "stage(",
         "publish(",
         "verify(",
+        "attack(",
         "measure(",
         "certify(",
         "report(",

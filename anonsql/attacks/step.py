@@ -1,0 +1,170 @@
+"""The attack step: every registered attack on a release being published (the gate: a release
+an attack breaks is refused inside the swap, so nothing is published) or on one read back
+(``anonsql attack``), and the results as the certificate records them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from anonsql.attacks.base import AttackContext, AttackResult
+from anonsql.attacks.registry import run_attacks
+from anonsql.engines import Engine
+from anonsql.errors import AnonsqlError
+from anonsql.layouts import LAYOUTS
+from anonsql.publish import BuiltRelease
+from anonsql.release import PublishedRelease
+from anonsql.spec import Role
+from anonsql.sql import TableName
+
+#: The certificate's field holding the results (a JSON list of :meth:`AttackResult.as_dict`).
+CERTIFICATE_FIELD = "attacks"
+
+
+@dataclass(frozen=True)
+class Attacks:
+    """The attacks' results on one release."""
+
+    results: tuple[AttackResult, ...]
+
+    @property
+    def broken(self) -> tuple[AttackResult, ...]:
+        return tuple(r for r in self.results if r.breaks)
+
+    @property
+    def unbounded(self) -> tuple[AttackResult, ...]:
+        """Measured results the certified models promise nothing about."""
+        return tuple(r for r in self.results if r.measured and r.bound is None)
+
+    def as_json(self) -> str:
+        return json.dumps([r.as_dict() for r in self.results], sort_keys=True)
+
+
+class AttackRefused(AnonsqlError):
+    """An attack beats the bound the certified models promise; nothing was published."""
+
+    exit_code = 4
+
+    def __init__(self, broken: Sequence[AttackResult]) -> None:
+        self.broken = tuple(broken)
+        parts = []
+        for r in self.broken:
+            on = f" on {r.attribute}" if r.attribute else ""
+            parts.append(
+                f"{r.attack}{on} knowing {', '.join(r.knows)}: {r.worst:.4g} > {r.bound:.4g}"
+                f" (the bound the certified models promise)"
+            )
+        super().__init__(
+            "attacks break the release (" + "; ".join(parts) + "); nothing was published and the "
+            "previous output was left intact. Fix: leave the acknowledged linked columns out "
+            "(role: identifier) or declare them quasi-identifiers, or strengthen the models"
+        )
+
+
+def attack(release: BuiltRelease) -> Attacks:
+    """Run every attack on the release being published; raise :class:`AttackRefused` when one
+    beats the bound the certified models promise."""
+    found = Attacks(run_attacks(publish_context(release)))
+    if found.broken:
+        raise AttackRefused(found.broken)
+    return found
+
+
+def publish_context(release: BuiltRelease) -> AttackContext:
+    """The attacks' view of a release being published: its measured rows before the guard
+    (:meth:`~anonsql.layouts.base.Layout.unguarded`), or their grouping by the publish step."""
+    e, built, layout = release.engine, release.built, release.layout
+    resolved, ws = release.staged.resolved, release.staged.workspace
+    measured = layout.measured(built)
+    counted = release.refined is not None and measured == built.main
+    relation = (
+        release.refined if counted and release.refined else layout.unguarded(built, release.kind)
+    )
+    return _context(
+        e,
+        relation,
+        counted,
+        qids=[d.column for d in ws.dimensions],
+        linked=[c.column for c in resolved.linked],
+        # every sensitive column, whether or not a model reads it: what the release protects
+        sensitive=list(
+            dict.fromkeys(
+                [*resolved.sensitive_columns, *resolved.spec.columns_with(Role.SENSITIVE)]
+            )
+        ),
+        passthrough=list(resolved.passthrough),
+        models=ws.models,
+        individuals=layout.individuals(),
+        unit="persons" if ws.person is not None else "rows",
+    )
+
+
+def release_context(engine: Engine, release: PublishedRelease) -> AttackContext:
+    """The attacks' view of a published release: what analysts query (the guarded relation
+    with one row per individual)."""
+    relation = LAYOUTS.get(release.layout).measured(release.names)
+    linked = json.loads(str(release.certificate.get("linked_columns") or "{}"))
+    acknowledged = [c for c, facts in linked.items() if facts.get("acknowledged_determines")]
+    # the exposure the measure step records has no small classes for sensitive columns
+    unread = [
+        c
+        for c, facts in linked.items()
+        if "small_class_rows" in facts and facts["small_class_rows"] is None
+    ]
+    columns = [c.name for c in engine.columns(relation) or []]
+    passthrough = [c for c in columns if c not in release.qids and c != release.person_column]
+    return _context(
+        engine,
+        relation,
+        False,
+        qids=list(release.qids),
+        linked=acknowledged,
+        sensitive=list(dict.fromkeys([*release.sensitive, *unread])),
+        passthrough=passthrough,
+        models=release.models,
+        individuals=release.individuals,
+        unit="persons" if release.person is not None else "rows",
+    )
+
+
+def _context(
+    engine: Engine,
+    relation: TableName,
+    counted: bool,
+    *,
+    qids: Sequence[str],
+    linked: Sequence[str],
+    sensitive: Sequence[str],
+    passthrough: Sequence[str],
+    models: Sequence[Any],
+    individuals: int,
+    unit: str,
+) -> AttackContext:
+    present = {c.name for c in engine.columns(relation) or []}
+    sensitive = [c for c in sensitive if c in present]
+    linked = [c for c in linked if c in present and c not in sensitive]
+    return AttackContext(
+        engine=engine,
+        relation=relation,
+        counted=counted,
+        qids=tuple(q for q in qids if q in present),
+        linked=tuple(linked),
+        insensitive=tuple(
+            c for c in passthrough if c in present and c not in sensitive and c not in linked
+        ),
+        sensitive=tuple(sensitive),
+        models=tuple(models),
+        individuals=individuals,
+        unit=unit,
+    )
+
+
+def attack_results(certificate: Mapping[str, Any]) -> tuple[AttackResult, ...]:
+    """The attack results a certificate records (none for releases certified before attacks
+    were recorded)."""
+    value = certificate.get(CERTIFICATE_FIELD)
+    if not value:
+        return ()
+    return tuple(AttackResult.from_dict(d) for d in json.loads(str(value)))
