@@ -25,7 +25,7 @@ from anonsql import api
 from anonsql.errors import SpecError
 from anonsql.privacy.check import CheckResult
 from anonsql.report import RunResult
-from anonsql.spec import Spec
+from anonsql.spec import Spec, load_spec
 from anonsql.sql import TableName
 
 if TYPE_CHECKING:
@@ -84,7 +84,10 @@ def _with_source(spec: Spec | Mapping[str, Any] | str | Path, source: str) -> Sp
         return api.as_spec({"source": source, **spec, "engine": "spark"}).model_copy(
             update={"source": source}
         )
-    return api.as_spec(spec).model_copy(update={"source": source, "engine": "spark"})
+    if isinstance(spec, Spec):
+        return spec.model_copy(update={"source": source, "engine": "spark"})
+    loaded = load_spec(spec, defaults={"source": source})
+    return loaded.model_copy(update={"source": source, "engine": "spark"})
 
 
 def _session_of(data: DataFrame | str, session: SparkSession | None) -> SparkSession:

@@ -24,7 +24,12 @@ def table_columns(engine: Engine, table: TableName, key: str = "source") -> list
         raise SpecError(
             key,
             f"the relation {table} does not exist in the database",
-            "check the schema and table name (and the database path)",
+            "check the schema and table name (and the database path)"
+            + (
+                ", or name files by path (source: parquet:/path/to/files)"
+                if key == "source"
+                else ""
+            ),
         )
     return columns
 

@@ -63,3 +63,23 @@ def test_names_and_uris() -> None:
     assert remote.relation.schema == FILES_SCHEMA and remote.relation.name.startswith("visits_")
     other = file_source("parquet:s3://bucket/other/visits/", None)
     assert other is not None and other.relation != remote.relation
+
+
+def test_the_dataframe_api_takes_a_spec_file_without_source(tmp_path: Path) -> None:
+    """``anonsql.spark.anonymize(df, "spec.yaml")``: the data given is the source."""
+    import yaml
+
+    import anonsql.spark
+
+    spec = people_spec(tmp_path)
+    del spec["source"]
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    given = anonsql.spark._with_source(tmp_path / "spec.yaml", "anonsql_inputs.people")
+    assert (given.source, given.engine, given.base_dir) == (
+        "anonsql_inputs.people",
+        "spark",
+        tmp_path.resolve(),
+    )
+    assert anonsql.spark._with_source(spec, "main.t").source == "main.t"
+    with pytest.raises(SpecError, match="output"):
+        anonsql.spark._with_source({**spec, "output": {}}, "main.t")

@@ -88,10 +88,12 @@ def _env(folder: Path) -> dict[str, str]:
 def local_conf(folder: Path) -> list[str]:
     """``--conf`` options of a small application on this machine: its warehouse and metastore in
     ``folder``, no web UI, few shuffle partitions, UTC."""
+    folder.mkdir(parents=True, exist_ok=True)
     settings = {
         "spark.sql.warehouse.dir": str(folder / "warehouse"),
         "spark.driver.extraJavaOptions": f"-Dderby.system.home={folder}",
         "spark.ui.enabled": "false",
+        "spark.log.level": "ERROR",
         "spark.sql.shuffle.partitions": "2",
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.codegen.wholeStage": "false",
@@ -105,6 +107,7 @@ def local_conf(folder: Path) -> list[str]:
 def connect_server(folder: Path, master: str = "local[2]", timeout: float = 300) -> Iterator[str]:
     """A Spark Connect server on 127.0.0.1 (its own driver on ``master``); yields its
     ``sc://`` address and stops it at the end."""
+    folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     processes = Processes()
     command = [
@@ -146,6 +149,7 @@ def standalone_cluster(
 ) -> Iterator[Cluster]:
     """A standalone master and ``workers`` workers on 127.0.0.1 (``spark-class``); yields the
     master URL and stops every process at the end."""
+    folder.mkdir(parents=True, exist_ok=True)
     port, web = free_port(), free_port()
     processes = Processes()
     spark_class = str(spark_home() / "bin" / "spark-class")
