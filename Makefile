@@ -43,13 +43,20 @@ test: $(VENV)/.installed $(PYCANON_VENV)/.installed lint
 # swap, the dialect corrections) and the model and metric conformance suites on one local[2] Spark
 # per test worker, selected by the engine's marker (`-m spark` also opts in to Spark, see
 # tests/conftest.py); `make test-spark-all` adds every algorithm x model release and compares
-# every algorithm's release with DuckDB's (16 minutes on 2 cores, measured)
+# every algorithm's release with DuckDB's (16 minutes on 2 cores, measured). tests/engines holds
+# the topologies started on 127.0.0.1: the spark-submit recipe on a standalone cluster (a master
+# and two workers) and the CLI on local[1]; then a selection of the model conformance suite and
+# the DuckDB comparison run again through a Spark Connect server the session starts (sc://)
 SPARK_TESTS = $(VENV)/bin/python -m pytest -q -n 2 --durations=15 -m spark
+SPARK_CONNECT_SELECTION = spark-k_anonymity] or test_same_release_as_duckdb
 test-spark: $(VENV)/.spark-installed
 	$(SPARK_TESTS) tests/engines tests/conformance/test_model_conformance.py \
 		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py \
 		tests/algorithms/one_d/test_hilbert.py tests/metrics/test_class_table_measures.py \
 		tests/dbt/test_privacy_tests.py
+	ANONSQL_SPARK_TOPOLOGY=connect $(VENV)/bin/python -m pytest -q -p no:xdist --durations=10 \
+		-m spark tests/conformance/test_model_conformance.py tests/engines/test_spark.py \
+		-k "$(SPARK_CONNECT_SELECTION)"
 
 # the session's engines are DuckDB and Spark only: the every-engine release compares those two
 test-spark-all: $(VENV)/.spark-installed

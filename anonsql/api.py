@@ -57,7 +57,13 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database (a relative file path is resolved beside the spec) and
     apply the spec's ``engine_settings``."""
-    engine = connect_database(spec.engine, spec.database, base_dir=spec.base_dir, key="database")
+    engine = connect_database(
+        spec.engine,
+        spec.database,
+        base_dir=spec.base_dir,
+        key="database",
+        settings=spec.engine_settings,
+    )
     try:
         engine.apply_settings(spec.engine_settings)
     except BaseException:
@@ -73,12 +79,15 @@ def connect_database(
     base_dir: Path | None = None,
     must_exist: bool = False,
     key: str = "--database",
+    settings: Mapping[str, str | int | float | bool] | None = None,
 ) -> Engine:
     """Open ``database`` on a registered engine. A file database's folder must exist, and with
-    ``must_exist`` (commands that only read) so must the file: nothing is created by a typo."""
+    ``must_exist`` (commands that only read) so must the file: nothing is created by a typo.
+    ``settings`` go to an engine that takes them when it starts (Spark's configuration)."""
     if engine not in ENGINES:
         raise SpecError("engine", ENGINES.unknown_message(engine), "use a registered engine")
-    is_path = ENGINES.get(engine).database_is_path
+    engine_class = ENGINES.get(engine)
+    is_path = engine_class.database_is_path
     target = database if database is not None else (":memory:" if is_path else "")
     if is_path and target != ":memory:":
         path = Path(target)
@@ -89,6 +98,8 @@ def connect_database(
         if must_exist and not path.is_file():
             raise SpecError(key, f"{path} does not exist", "give the path of an existing file")
         target = str(path)
+    if settings and engine_class.settings_at_open:
+        return connect(engine, database=target, conf=settings)
     return connect(engine, database=target)
 
 

@@ -83,7 +83,9 @@ def pg_database(pg_server: PostgresServer) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def spark_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One local[2] Spark for the test session, its warehouse in a temporary folder."""
+    """One Spark for the test session, its warehouse in a temporary folder: a local[2] session
+    in this process, or with ``ANONSQL_SPARK_TOPOLOGY=connect`` a Spark Connect client of a
+    server the session starts on 127.0.0.1 (tests/support/spark_topology.py) and stops."""
     try:
         from anonsql.engines.spark.engine import open_session
     except Exception as err:  # pyspark missing: the extra is not installed
@@ -91,6 +93,16 @@ def spark_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             pytest.fail(f"Spark tests must run in CI: {err}")
         pytest.skip(str(err))
     warehouse = tmp_path_factory.mktemp("spark-warehouse")
+    if os.environ.get("ANONSQL_SPARK_TOPOLOGY") == "connect":
+        from spark_topology import connect_server
+
+        with connect_server(warehouse) as address:
+            remote = open_session(address)
+            try:
+                yield remote
+            finally:
+                remote.stop()
+        return
     session = open_session(
         "local[2]",
         {

@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing_extensions import Self
 
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
+from anonsql.spec.sources import FileSource
 from anonsql.sql import SqlRenderer, TableName
 
 log = logging.getLogger("anonsql.sql")
@@ -101,6 +102,9 @@ class Engine(ABC):
     #: Session settings a spec may set (``engine_settings``): memory, threads, spill folders.
     #: Names outside this set are refused, so a spec cannot reach other settings.
     settings: ClassVar[frozenset[str]] = frozenset()
+    #: Whether the engine takes the spec's ``engine_settings`` when it starts (``conf=`` of its
+    #: constructor: Spark's memory and executors are fixed when its application starts).
+    settings_at_open: ClassVar[bool] = False
 
     #: Runs alive in this process (each holds its id from start to end).
     _live_runs: ClassVar[set[str]] = set()
@@ -315,6 +319,11 @@ class Engine(ABC):
     def drop(self, relation: TableName, *, view: bool = False) -> None:
         self.run("drop_relation", relation=relation, kind="VIEW" if view else "TABLE")
 
+    @classmethod
+    def refused_settings(cls, names: Iterable[str]) -> list[str]:
+        """The names among ``names`` a spec's ``engine_settings`` may not set on this engine."""
+        return [name for name in names if name not in cls.settings]
+
     def apply_settings(self, settings: Mapping[str, str | int | float | bool]) -> None:
         """Set the spec's ``engine_settings`` on this session (DuckDB's ``memory_limit`` and
         ``temp_directory`` let a table larger than memory be processed out of core)."""
@@ -356,6 +365,15 @@ class Engine(ABC):
 
     def create_schema(self, schema: str) -> None:
         self.run("create_schema", schema=schema)
+
+    def file_relation(self, source: FileSource) -> TableName:
+        """Register the files of a path source (``source: parquet:/data/visits``) as a
+        relation and return its name; the files are only read."""
+        raise SpecError(
+            "source",
+            f"the {self.name} engine does not read files named by path",
+            "load the files into a table and name the table, or use engine duckdb or spark",
+        )
 
     def ensure_schema(self, schema: str) -> None:
         """Create ``schema`` if it is missing, outside any transaction. Another session may be

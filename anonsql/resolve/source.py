@@ -14,6 +14,7 @@ from anonsql.engines import ColumnInfo, Engine
 from anonsql.errors import SpecError
 from anonsql.spec import Spec
 from anonsql.spec.relations import parse_relation
+from anonsql.spec.sources import file_source
 from anonsql.sql import Join, JoinedRelation, JoinKey, Relation, RelationColumn, TableName
 
 
@@ -23,7 +24,12 @@ def table_columns(engine: Engine, table: TableName, key: str = "source") -> list
         raise SpecError(
             key,
             f"the relation {table} does not exist in the database",
-            "check the schema and table name (and the database path)",
+            "check the schema and table name (and the database path)"
+            + (
+                ", or name files by path (source: parquet:/path/to/files)"
+                if key == "source"
+                else ""
+            ),
         )
     return columns
 
@@ -39,8 +45,10 @@ class Source:
 
 
 def resolve_source(spec: Spec, engine: Engine) -> Source:
-    """Resolve ``spec.source`` and ``spec.join`` against the catalog."""
-    base = parse_relation(spec.source, "source")
+    """Resolve ``spec.source`` and ``spec.join`` against the catalog (a source named by path is
+    first registered as a relation: :mod:`anonsql.spec.sources`)."""
+    files = file_source(spec.source, spec.base_dir)
+    base = engine.file_relation(files) if files else parse_relation(spec.source, "source")
     catalog = table_columns(engine, base)
     if not spec.join:
         return Source(base, catalog, [base])

@@ -72,8 +72,10 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_UniqueKeyLoader)
 
 
-def load_spec(path: str | Path) -> Spec:
-    """Read a YAML spec file; relative paths in it are resolved against its folder."""
+def load_spec(path: str | Path, *, defaults: Mapping[str, Any] | None = None) -> Spec:
+    """Read a YAML spec file; relative paths in it are resolved against its folder. Keys of
+    ``defaults`` apply where the file does not give them (``anonsql.spark.anonymize``: the
+    source is the data given)."""
     path = Path(path)
     if not path.is_file():
         raise SpecError(str(path), "the spec file does not exist", "check the path")
@@ -101,4 +103,6 @@ def load_spec(path: str | Path) -> Spec:
         raise SpecError(
             where, "the file is not valid YAML", "fix the YAML syntax", source=str(path)
         ) from None
+    if defaults and isinstance(data, Mapping):
+        data = {**defaults, **data}
     return spec_from_mapping(data or {}, source=str(path), base_dir=path.resolve().parent)

@@ -264,8 +264,8 @@ class Page:
             return 0, ""
         database = self.database(block)
         output = []
-        try:
-            with duckdb.connect(str(database)) as con:
+        try:  # in the page's working folder, as the shell blocks: relative paths (COPY) land there
+            with contextlib.chdir(self.work), duckdb.connect(str(database)) as con:
                 for statement in con.extract_statements(block.text):
                     output.append(str(con.execute(statement).fetchall()))
         except duckdb.Error as err:
@@ -313,7 +313,7 @@ def validate(path: Path) -> tuple[int, str]:
         models = models_from_entries(spec.privacy)
         algorithm = ALGORITHMS.get(spec.algorithm_name).from_spec(spec.algorithm_options)
         algorithm.check_models(models)
-        unknown = set(spec.engine_settings) - ENGINES.get(spec.engine).settings
+        unknown = ENGINES.get(spec.engine).refused_settings(spec.engine_settings)
     except AnonsqlError as err:
         return 2, str(err)
     return (2, f"engine_settings not accepted: {sorted(unknown)}") if unknown else (0, "")

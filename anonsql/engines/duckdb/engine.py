@@ -13,7 +13,8 @@ import pyarrow as pa
 
 from anonsql.engines.base import Engine, redact
 from anonsql.engines.types import ColumnInfo
-from anonsql.errors import EngineError
+from anonsql.errors import EngineError, SpecError
+from anonsql.spec.sources import FILES_SCHEMA, FileSource
 from anonsql.sql import TableName
 
 _counter = itertools.count()
@@ -185,6 +186,26 @@ class DuckDBEngine(Engine):
                 return None  # no such relation (or schema)
             raise
         return [ColumnInfo.of(r[0], str(r[1]), self.dialect) for r in rows]
+
+    def file_relation(self, source: FileSource) -> TableName:
+        if source.format not in ("parquet", "csv"):
+            raise SpecError(
+                "source",
+                f"the duckdb engine does not read {source.format} files",
+                "name a parquet: or csv: path, or a table",
+            )
+        target = source.relation
+        self.ensure_schema(target.schema or FILES_SCHEMA)
+        path = source.path
+        if Path(path).is_dir():  # a folder as Spark writes it: its part files
+            path = str(Path(path) / "**" / f"*.{source.format}")
+        try:
+            self.run("source/file_view", target=target, format=source.format, path=path)
+        except EngineError as err:
+            raise SpecError(
+                "source", f"DuckDB cannot read the {source.format} files: {err}", "check the path"
+            ) from None
+        return target
 
     def current_schema(self) -> str:
         return str(self.fetchall("SELECT current_schema()")[0][0])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from anonsql.engines.base import Engine, redact
 from anonsql.engines.spark.dialect import DIALECT
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import EngineError, SpecError
+from anonsql.spec.sources import FILES_SCHEMA, FileSource
 from anonsql.sql import TableName
 
 try:  # the driver is an optional extra; the registry imports this module only for engine: spark
@@ -77,29 +78,107 @@ def check_database(database: str) -> None:
 
 
 def open_session(database: str, conf: Mapping[str, str] | None = None) -> SparkSession:
-    """A Spark session for ``database`` (reusing this process's active session if it has one
-    for the same master)."""
+    """A Spark session for ``database`` with ``conf`` (see :func:`attach_session`)."""
+    return attach_session(database, conf)[0]
+
+
+def attach_session(
+    database: str, conf: Mapping[str, str] | None = None
+) -> tuple[SparkSession, bool]:
+    """A session for ``database`` and whether anonsql created it (and so must stop it).
+
+    A process that already runs Spark (a notebook, a ``spark-submit`` job) keeps its session:
+    anonsql works in a new session of the same application (``newSession()``: the same catalog
+    and executors, its own SQL settings and temporary views), which it never stops, so the
+    caller's session and its settings are left as they were. A Spark Connect address gets a
+    session of its own on the server, which is closed at the end (the server keeps running).
+    """
     check_database(database)
-    builder: Any = SparkSession.builder.appName("anonsql")
-    if database.startswith("sc://"):
-        builder = builder.remote(database)
-    else:
+    settings = {**(_LOCAL_DEFAULTS if database.startswith("local") else {}), **(conf or {})}
+    try:
+        if database.startswith("sc://"):
+            from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+            # not the builder: it would make this session the process's default one
+            remote: Any = ConnectSession(connection=database)
+            _set_runtime(remote, conf or {})
+            return remote, True
+        running = _running_session()
+        if running is not None:
+            session = running.newSession()
+            _set_runtime(session, settings)
+            return session, False
+        builder: Any = SparkSession.builder.appName("anonsql")
         if database:
             builder = builder.master(database)
-        if database.startswith("local"):
-            for key, value in _LOCAL_DEFAULTS.items():
-                builder = builder.config(key, value)
-    for key, value in (conf or {}).items():
-        builder = builder.config(key, value)
-    try:
-        session: SparkSession = builder.getOrCreate()
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        created: SparkSession = builder.getOrCreate()
+    except SpecError:
+        raise
     except Exception as err:  # Java missing, cluster unreachable: Spark's errors vary in type
         raise EngineError(
             f"cannot start Spark for {database}: {type(err).__name__}: {redact(str(err))[:500]}. "
             "Fix: check that Java 17 or newer is installed (java -version) and that the master "
             "or Spark Connect server is reachable"
         ) from None
-    return session
+    return created, True
+
+
+def _running_session() -> SparkSession | None:
+    """The session of the Spark application running in this process, if there is one."""
+    from pyspark import SparkContext
+
+    if SparkContext._active_spark_context is None:
+        return None
+    return SparkSession.getActiveSession() or SparkSession._instantiatedSession
+
+
+def _set_runtime(session: Any, settings: Mapping[str, str]) -> None:
+    """Set the settings a running application accepts; one fixed at its start (memory, master)
+    is the application's own and is left as it is."""
+    for key, value in settings.items():
+        if session.conf.isModifiable(key):
+            try:
+                session.conf.set(key, value)
+            except PySparkException as err:
+                raise SpecError(
+                    f"engine_settings.{key}",
+                    f"Spark refused the value: {' '.join(redact(str(err)).split())[:300]}",
+                    "give a value Spark accepts",
+                ) from None
+
+
+def derived_session(
+    session: SparkSession, settings: Mapping[str, str | int | float | bool]
+) -> SparkSession:
+    """A session of the caller's application for anonsql's statements, with the spec's
+    runtime settings: a new session (same catalog and executors, its own settings and temporary
+    views) on classic Spark; the caller's own on Spark Connect, whose settings are then left as
+    they are (they would change the caller's)."""
+    if _is_connect(session):
+        return session
+    derived = session.newSession()
+    _set_runtime(derived, {"spark.sql.session.timeZone": "UTC", **spark_conf(settings)})
+    return derived
+
+
+def _is_connect(session: Any) -> bool:
+    return type(session).__module__.startswith("pyspark.sql.connect")
+
+
+def spark_conf(settings: Mapping[str, str | int | float | bool]) -> dict[str, str]:
+    """The spec's ``engine_settings`` as Spark configuration (``spark.*`` keys only)."""
+    conf: dict[str, str] = {}
+    for key, value in settings.items():
+        if not key.startswith("spark."):
+            raise SpecError(
+                f"engine_settings.{key}",
+                "not a Spark configuration key",
+                "give Spark settings by their full key, e.g. spark.sql.shuffle.partitions: 8",
+            )
+        conf[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return conf
 
 
 class SparkEngine(Engine):
@@ -111,6 +190,7 @@ class SparkEngine(Engine):
     dialect = DIALECT
     transactional_ddl = False
     database_is_path = False
+    settings_at_open = True
     #: A correlated LATERAL ... ORDER BY ... LIMIT in a recursive CTE's step fails to plan
     #: (Spark rewrites the LIMIT as a row number without the order): eir_l_diversity is refused.
     recursive_lateral_joins = False
@@ -120,12 +200,24 @@ class SparkEngine(Engine):
         database: str = "local[2]",
         *,
         session: SparkSession | None = None,
-        conf: Mapping[str, str] | None = None,
+        conf: Mapping[str, str | int | float | bool] | None = None,
     ) -> None:
         super().__init__()
         self.database = database
-        self._owns_session = session is None
-        self.spark = session if session is not None else open_session(database, conf)
+        if session is not None:
+            self.spark, self._owns_session = session, False
+        else:
+            self.spark, self._owns_session = attach_session(database, spark_conf(conf or {}))
+
+    @classmethod
+    def refused_settings(cls, names: Iterable[str]) -> list[str]:
+        return [name for name in names if not name.startswith("spark.")]
+
+    def apply_settings(self, settings: Mapping[str, str | int | float | bool]) -> None:
+        """The spec's ``engine_settings`` are Spark configuration keys: given to Spark when
+        anonsql starts the session (:func:`attach_session`), and on a session passed in, set
+        when Spark accepts them at run time."""
+        _set_runtime(self.spark, spark_conf(settings))
 
     def _wrap(self, err: Exception) -> EngineError:
         text = " ".join(redact(str(err)).split())[:800]
@@ -188,14 +280,43 @@ class SparkEngine(Engine):
             finally:
                 self.spark.catalog.dropTempView(view_name)
 
+    def file_relation(self, source: FileSource) -> TableName:
+        """An external table over the files (re-registered each run, so it reads the files as
+        they are now; dropping it leaves the files)."""
+        target = source.relation
+        self.ensure_schema(target.schema or FILES_SCHEMA)
+        self.drop(target)
+        name = self.qualified(target)
+        try:
+            if source.format == "csv":
+                self.spark.catalog.createTable(
+                    name, path=source.path, source="csv", header="true", inferSchema="true"
+                )
+            else:
+                self.spark.catalog.createTable(name, path=source.path, source=source.format)
+        except Exception as err:  # a missing path, an unknown format (Delta not installed)
+            text = " ".join(redact(str(err)).split())[:300]
+            fix = (
+                "install Delta Lake (pip install delta-spark) and configure its session extension"
+                if source.format == "delta"
+                else "check the path and that the files are " + source.format
+            )
+            raise SpecError(
+                "source", f"Spark cannot read the {source.format} files: {text}", fix
+            ) from None
+        return target
+
+    def qualified(self, relation: TableName) -> str:
+        """``relation`` as Spark's Catalog and DataFrame APIs take it (quoted, qualified)."""
+        schema = relation.schema or self.current_schema()
+        return str(exp.table_(relation.name, db=schema, quoted=True).sql(dialect=self.dialect))
+
     # The catalog is read through Spark's Catalog API (Spark SQL has no information_schema).
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         if self.relation_kind(relation) is None:
             return None
-        schema = relation.schema or self.current_schema()
-        qualified = exp.table_(relation.name, db=schema, quoted=True).sql(dialect=self.dialect)
         try:
-            found = self.spark.catalog.listColumns(qualified)
+            found = self.spark.catalog.listColumns(self.qualified(relation))
         except PySparkException as err:
             raise self._wrap(err) from err
         return [ColumnInfo.of(c.name, c.dataType.upper(), self.dialect) for c in found]
@@ -242,6 +363,8 @@ class SparkEngine(Engine):
         return str(self.fetchall("SELECT current_schema()")[0][0])
 
     def close(self) -> None:
+        # a session anonsql did not create belongs to its caller: stopping it would stop their
+        # application (SparkSession.stop stops the SparkContext every session shares)
         if self._owns_session:
             self.spark.stop()
 

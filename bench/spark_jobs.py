@@ -1,0 +1,117 @@
+"""Spark jobs per statement and per phase of one run (local[2]): where Spark's per-job cost goes.
+
+Spark's cost is per job (scheduling, a stage per shuffle), so the figure to fold is jobs, not
+statements. Every statement anonsql sends is seen by an engine listener; the jobs it started are
+read from Spark's status tracker (the highest job id so far) when the next one is sent. Prints
+JSON: the run's seconds, statements, jobs, jobs per Mondrian round, and the statement shapes
+(their first words) that started the most jobs.
+
+    PYTHONPATH=. python bench/spark_jobs.py --rows 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run_one import bench_spec, database, make_synthetic
+
+from anonsql import api
+
+
+class JobCounter:
+    """Jobs started by each statement (attributed when the next statement is sent) and by each
+    phase of the run (the progress messages)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.tracker = engine.spark.sparkContext.statusTracker()
+        self.last = self.jobs()
+        self.shape = "(before the first statement)"
+        self.phase = "start"
+        self.by_shape: Counter[str] = Counter()
+        self.statements_by_shape: Counter[str] = Counter()
+        self.by_phase: Counter[str] = Counter()
+
+    def jobs(self) -> int:
+        ids = self.tracker.getJobIdsForGroup(None)
+        return max(ids) + 1 if ids else 0
+
+    def settle(self) -> None:
+        now = self.jobs()
+        self.by_shape[self.shape] += now - self.last
+        self.by_phase[self.phase] += now - self.last
+        self.last = now
+
+    def statement(self, sql: str) -> None:
+        self.settle()
+        self.shape = _shape(sql)
+        self.statements_by_shape[self.shape] += 1
+
+    def progress(self, message: str) -> None:
+        self.settle()
+        self.phase = " ".join(message.split()[:1]) or "?"  # validating, partitioning, publishing
+
+
+def _shape(sql: str) -> str:
+    """The statement's kind and the first relation it names (no values)."""
+    words = re.sub(r"'(?:[^']|'')*'", "?", sql).split()
+    named = next((w for w in words if "." in w and "`" in w), "")
+    return " ".join(words[:3]) + (f" {re.sub(r'__v[0-9a-f_]+', '__v*', named)}" if named else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--max-rows-in-memory", type=int, default=None)
+    parser.add_argument("--top", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, database("spark", Path(tmp)) as (engine, db):
+        make_synthetic(engine, args.rows)
+        options: dict[str, object] = {}
+        if args.max_rows_in_memory is not None:
+            options["max_rows_in_memory"] = args.max_rows_in_memory
+        spec = bench_spec(db, source="main.adult_synth", synthetic=True, k=args.k, options=options)
+        spec["engine"] = "spark"
+        counter = JobCounter(engine)
+        engine.listeners.append(counter.statement)
+        start = time.perf_counter()
+        result = api.run(spec, engine=engine, progress=counter.progress)
+        seconds = time.perf_counter() - start
+        counter.settle()
+    total = sum(counter.by_phase.values())
+    print(
+        json.dumps(
+            {
+                "rows": args.rows,
+                "seconds": round(seconds, 1),
+                "statements": sum(counter.statements_by_shape.values()),
+                "jobs": total,
+                "rounds": result.partitioning.rounds,
+                "rounds_in_memory": result.partitioning.rounds_in_memory,
+                "partitioning_jobs_per_round": round(
+                    counter.by_phase["partitioning"] / max(result.partitioning.rounds, 1), 1
+                ),
+                "jobs_by_phase": dict(counter.by_phase.most_common()),
+                "top_statements": [
+                    {"shape": s, "jobs": n, "statements": counter.statements_by_shape[s]}
+                    for s, n in counter.by_shape.most_common(args.top)
+                ],
+                "verified": result.certificate["verified"],
+            },
+            indent=1,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
