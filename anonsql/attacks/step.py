@@ -14,6 +14,7 @@ from anonsql.attacks.registry import run_attacks
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError
 from anonsql.layouts import LAYOUTS
+from anonsql.measure.exposure import linked_exposure
 from anonsql.publish import BuiltRelease
 from anonsql.release import PublishedRelease
 from anonsql.spec import Role
@@ -105,14 +106,11 @@ def release_context(engine: Engine, release: PublishedRelease) -> AttackContext:
     """The attacks' view of a published release: what analysts query (the guarded relation
     with one row per individual)."""
     relation = LAYOUTS.get(release.layout).measured(release.names)
-    linked = json.loads(str(release.certificate.get("linked_columns") or "{}"))
-    acknowledged = [c for c, facts in linked.items() if facts.get("acknowledged_determines")]
-    # the exposure the measure step records has no small classes for sensitive columns
-    unread = [
-        c
-        for c, facts in linked.items()
-        if "small_class_rows" in facts and facts["small_class_rows"] is None
-    ]
+    exposure = linked_exposure(release.certificate)
+    # acknowledged columns that determine a quasi-identifier, as the resolve step found them
+    acknowledged = [a.column for a in exposure.acknowledged if a.determines]
+    # sensitive columns published unchanged: an analyst does not know their values
+    unread = list(exposure.columns.sensitive)
     columns = [c.name for c in engine.columns(relation) or []]
     passthrough = [c for c in columns if c not in release.qids and c != release.person_column]
     return _context(

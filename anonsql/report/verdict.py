@@ -94,7 +94,39 @@ def exposure_findings(certificate: Mapping[str, Any]) -> tuple[ExposureFinding, 
         )
         for a in exposure.acknowledged
     ]
+    findings += _legacy_findings(certificate, {f.column for f in findings})
     return tuple(sorted(findings, key=lambda f: f.column))
+
+
+def _legacy_findings(certificate: Mapping[str, Any], seen: set[str]) -> list[ExposureFinding]:
+    """A certificate from before the linkage gate recorded every column published unchanged
+    (``revealed_rows``, ``small_class_rows``); figures it lacks are not measured."""
+    raw = certificate.get("linked_columns")
+    try:
+        found = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except ValueError:
+        return []
+    if not isinstance(found, dict) or "recovery_columns" in found:
+        return []
+    findings = []
+    for column, facts in sorted(found.items()):
+        if column in seen or not isinstance(facts, dict):
+            continue
+        revealed = facts.get("revealed_rows")
+        below = facts.get("small_class_rows")
+        findings.append(
+            ExposureFinding(
+                column=str(column),
+                sensitive="small_class_rows" in facts and below is None,
+                recovered_rows=(
+                    {str(q): int(n or 0) for q, n in revealed.items()}
+                    if isinstance(revealed, dict)
+                    else None
+                ),
+                below_bound_rows=None if below is None else int(below),
+            )
+        )
+    return findings
 
 
 @dataclass(frozen=True)
@@ -209,11 +241,9 @@ def counting(release: PublishedRelease) -> Counting:
             value = json.loads(recorded) if isinstance(recorded, str) else recorded
         except ValueError:
             value = recorded
-        if isinstance(value, dict):
-            text = "; ".join(f"{k}: {v}" for k, v in value.items() if v not in (None, ""))
-        else:
-            text = str(value)
-        return Counting("persons" if "person" in text else "rows", text)
+        if isinstance(value, dict) and value.get("unit") in ("persons", "rows"):
+            return _recorded_counting(release, value)
+        return Counting("rows", str(value))
     if release.person is not None and release.person.get("person_id"):
         persons = release.person.get("persons")
         return Counting(
@@ -226,6 +256,29 @@ def counting(release: PublishedRelease) -> Counting:
         "rows",
         "rows: each published row is counted as one person; no person column (person_id) is "
         "declared, so a person with several rows would count several times",
+    )
+
+
+def _recorded_counting(release: PublishedRelease, counts: Mapping[str, Any]) -> Counting:
+    """The certificate's ``counts`` (:class:`anonsql.resolve.persons.Counting`) in words."""
+    why = str(counts.get("why") or "")
+    if counts["unit"] == "persons":
+        persons = (release.person or {}).get("persons")
+        return Counting(
+            "persons",
+            f"persons: classes count distinct persons (person column {counts.get('column')}"
+            + (f"; {persons} persons in {release.source_rows} source rows)" if persons else ")"),
+        )
+    if counts.get("acknowledged"):
+        return Counting(
+            "rows",
+            f"rows, acknowledged: {counts.get('column')} repeats, so a person may own several "
+            f"rows and a class of k rows may hold fewer than k persons ({why})",
+        )
+    return Counting(
+        "rows",
+        "rows: each published row is counted as one person; no person column (person_id) is "
+        f"declared ({why})",
     )
 
 

@@ -28,8 +28,8 @@ def frame_of(engine: Engine, relation: TableName | str) -> pd.DataFrame:
 def smallest_class(engine: Engine) -> tuple[int, list[str]]:
     """The recoding's first partition and the names of its source rows."""
     recoding = frame_of(engine, "anon_private.people__recoding")
-    pid = int(recoding["pid"].min())
-    vectors = recoding[recoding["pid"] == pid][QIDS]
+    pid = int(recoding["__anonsql_pid"].min())
+    vectors = recoding[recoding["__anonsql_pid"] == pid][QIDS]
     source = frame_of(engine, "main.people")
     rows = source.merge(vectors.astype(source[QIDS].dtypes.to_dict()), on=QIDS)
     return pid, sorted(rows["name"])

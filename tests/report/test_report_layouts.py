@@ -116,7 +116,9 @@ def test_identity_reserved_layout(engine: Engine, tmp_path: Path) -> None:
         "columns": {
             "age": {"role": "quasi_identifier", "type": "numeric"},
             "city": {"role": "quasi_identifier", "hierarchy": str(tmp_path / "city.csv")},
-            "disease": {"role": "sensitive"},
+            # on this small table a disease narrows some published ages to one value (the
+            # linkage gate): published acknowledged, so the verdict names what it exposes
+            "disease": {"role": "sensitive", "acknowledge_linked": True},
         },
         "privacy": [{"ir_kl_anonymity": {"column": "disease", "k": 3, "l": 2}}],
         "algorithm": "danonyir",
@@ -131,7 +133,8 @@ def test_identity_reserved_layout(engine: Engine, tmp_path: Path) -> None:
     # the model reads disease: it is protected, though the certificate lists no sensitive column
     assert verdict.unprotected_sensitive == ()
     assert verdict.counting.unit == "persons" and "person column patient" in verdict.counting.text
-    assert verdict.level == "ok" and verdict.badge.startswith(f"verified: {check} holds")
+    assert verdict.badge.startswith(f"verified: {check} holds")
+    assert verdict.level == "warn" and "disease" in verdict.badge
 
 
 def test_personalized_layout(engine: Engine, tmp_path: Path) -> None:
@@ -142,7 +145,7 @@ def test_personalized_layout(engine: Engine, tmp_path: Path) -> None:
     (tmp_path / "disease.csv").write_text(DISEASES, encoding="utf-8")
     spec = people_spec(tmp_path, k=5)
     spec["columns"]["disease"] = {"role": "sensitive", "hierarchy": str(tmp_path / "disease.csv")}
-    spec["columns"]["note"] = {"role": "identifier"}
+    del spec["columns"]["note"]  # left out (its values repeat: not a person identifier)
     spec["algorithm"] = {
         "personalized": {
             "profile": "safe",
