@@ -2303,124 +2303,30 @@ WHERE
 ORDER BY
   ordinal_position;
 
-CREATE VIEW "anon"."people" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."people__released"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        SELECT
-          "age",
-          "city",
-          "income",
-          COUNT(*) AS class_size
-        FROM "stage_0"
-        GROUP BY
-          "age",
-          "city",
-          "income"
-        HAVING
-          COUNT(*) < 5
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
-    AND NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH sa_rows AS (
-          SELECT
-            "age" AS "q0",
-            "city" AS "q1",
-            "income" AS "q2",
-            "disease" AS sa
-          FROM "stage_0"
-        ), sa_frequencies AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            sa,
-            COUNT(*) AS n
-          FROM sa_rows
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            sa
-        ), class_stats AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_size,
-            COUNT(*) AS distinct_values
-          FROM sa_frequencies
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        )
-        SELECT
-          "q0" AS "age",
-          "q1" AS "city",
-          "q2" AS "income",
-          class_size,
-          distinct_values
-        FROM class_stats
-        WHERE
-          distinct_values < 2
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
-)
 SELECT
-  *
-FROM "stage_1";
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'people__released'
+ORDER BY
+  ordinal_position;
+
+DROP FUNCTION IF EXISTS "anon_private"."people__guard"();
+
+CREATE FUNCTION "anon_private"."people__guard"()
+RETURNS TABLE (
+  "age" "anon_private"."people__released"."age"%TYPE,
+  "city" "anon_private"."people__released"."city"%TYPE,
+  "income" "anon_private"."people__released"."income"%TYPE,
+  "disease" "anon_private"."people__released"."disease"%TYPE,
+  "note" "anon_private"."people__released"."note"%TYPE
+)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."people__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "stage_0" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL)) AND NOT EXISTS(SELECT 1 FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "stage_0"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL))) SELECT * FROM "stage_1"';
+
+CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__guard"();
 
 ALTER VIEW "anon"."people"
 SET (security_barrier = TRUE);
