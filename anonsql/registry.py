@@ -16,6 +16,7 @@ import contextlib
 import difflib
 import functools
 import importlib
+import threading
 from collections.abc import Iterable, Iterator
 from importlib import metadata
 from typing import Any, Generic, TypeVar
@@ -51,6 +52,8 @@ class Registry(Generic[T]):
         self.group = group
         self._items: dict[str, T] = {}
         self._lazy: dict[str, str] = {}
+        # runs in threads resolve entries at once: one imports, the others wait for it
+        self._importing = threading.RLock()
         self._entry_points_read = group is None
 
     def register(self, name: str, item: T) -> T:
@@ -91,9 +94,11 @@ class Registry(Generic[T]):
 
     def get(self, name: str) -> T:
         self._read_entry_points()
-        if name in self._lazy:
-            module, _, attribute = self._lazy.pop(name).partition(":")
-            self._items[name] = getattr(importlib.import_module(module), attribute)
+        with self._importing:
+            if name in self._lazy:
+                module, _, attribute = self._lazy[name].partition(":")
+                self._items[name] = getattr(importlib.import_module(module), attribute)
+                del self._lazy[name]
         try:
             return self._items[name]
         except KeyError:

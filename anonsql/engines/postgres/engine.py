@@ -258,6 +258,9 @@ class PostgresEngine(Engine):
         # guarded rows are computed in a SECURITY DEFINER function instead, which the planner
         # neither inlines nor looks into: every predicate is evaluated on the function's
         # result, and the plan shows a function scan and nothing below it.
+        if released.schema is None:
+            # the function resolves no name through the caller's search_path
+            released = TableName(released.name, self.current_schema())
         body = self.sql.render("publish/guarded_rows", released=released, **params)
         function = released.with_name(target.name + self.GUARD_FUNCTION_SUFFIX)
         columns = [c.name for c in self.columns(released) or []]

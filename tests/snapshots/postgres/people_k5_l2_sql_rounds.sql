@@ -19,11 +19,6 @@ SELECT
   COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
 FROM "main"."people" AS src;
 
-SELECT
-  COUNT("name") AS "rows0",
-  COUNT(DISTINCT "name") AS "distinct0"
-FROM "main"."people" AS src;
-
 WITH determines AS (
   SELECT
     "disease" AS p,
@@ -2317,124 +2312,21 @@ WHERE
 ORDER BY
   ordinal_position;
 
-CREATE VIEW "anon"."people" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."people__released"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        SELECT
-          "age",
-          "city",
-          "income",
-          COUNT(*) AS class_size
-        FROM "stage_0"
-        GROUP BY
-          "age",
-          "city",
-          "income"
-        HAVING
-          COUNT(*) < 5
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
-    AND NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH sa_rows AS (
-          SELECT
-            "age" AS "q0",
-            "city" AS "q1",
-            "income" AS "q2",
-            "disease" AS sa
-          FROM "stage_0"
-        ), sa_frequencies AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            sa,
-            COUNT(*) AS n
-          FROM sa_rows
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            sa
-        ), class_stats AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_size,
-            COUNT(*) AS distinct_values
-          FROM sa_frequencies
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        )
-        SELECT
-          "q0" AS "age",
-          "q1" AS "city",
-          "q2" AS "income",
-          class_size,
-          distinct_values
-        FROM class_stats
-        WHERE
-          distinct_values < 2
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
+DROP FUNCTION IF EXISTS "anon_private"."people__guard"();
+
+CREATE FUNCTION "anon_private"."people__guard"()
+RETURNS TABLE (
+  "age" "anon_private"."people__released"."age"%TYPE,
+  "city" "anon_private"."people__released"."city"%TYPE,
+  "income" "anon_private"."people__released"."income"%TYPE,
+  "disease" "anon_private"."people__released"."disease"%TYPE,
+  "note" "anon_private"."people__released"."note"%TYPE
 )
-SELECT
-  *
-FROM "stage_1";
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."people__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "stage_0" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL)) AND NOT EXISTS(SELECT 1 FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "stage_0"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL))) SELECT * FROM "stage_1"';
+
+CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__guard"();
 
 ALTER VIEW "anon"."people"
 SET (security_barrier = TRUE);
@@ -2649,810 +2541,191 @@ GROUP BY
 ORDER BY
   n;
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges0" AS (
+WITH given AS MATERIALIZED (
   SELECT
-    "s0",
-    lo,
-    hi,
-    n
+    p,
+    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
+    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
+    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
   FROM (
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      0 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."disease" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."age" AS TEXT) LIKE '[%'
-    ) AS published
+        "disease" AS p,
+        "age" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "age"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs1" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
-    ON leaf.attribute = 'city'
-    AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
-), "ranges1" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
+      p
+    UNION ALL
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      1 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."disease" AS "s0",
-        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
-        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      JOIN "anon_private"."people__hierarchy_nodes" AS node
-        ON node.attribute = 'city'
-        AND node.leaf_count > 1
-        AND node.label = CAST(r."city" AS TEXT)
-    ) AS published
+        "disease" AS p,
+        "city" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "city"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs2" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges2" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
+      p
+    UNION ALL
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      2 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."disease" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."income" AS TEXT) LIKE '[%'
-    ) AS published
+        "disease" AS p,
+        "income" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "disease",
+        "income"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), events AS (
-  SELECT
-    0 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-), counted AS (
-  SELECT
-    q,
-    "s0",
-    kind,
-    rlo,
-    rhi,
-    n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q, "s0"
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-), candidates AS (
-  SELECT
-    q,
-    MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE
-    kind <> 1
+      p
+  ) AS shares
   GROUP BY
-    q,
-    "s0",
-    rlo,
-    rhi
+    p
+), refined AS (
+  SELECT
+    r."age",
+    r."city",
+    r."income",
+    r."disease",
+    CAST(SUM(r.n) AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    r."age",
+    r."city",
+    r."income",
+    r."disease"
 )
 SELECT
-  q,
-  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY
-  q;
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
+  SUM(
+    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
+  ) AS "revealed0",
+  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
+  SUM(
+    CASE
+      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
+      THEN r.n
+      ELSE 0
+    END
+  ) AS "revealed2"
+FROM refined AS r
+JOIN given AS g
+  ON g.p IS NOT DISTINCT FROM r."disease"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
-    s."note" AS "s0",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges0" AS (
+WITH given AS MATERIALIZED (
   SELECT
-    "s0",
-    lo,
-    hi,
-    n
+    p,
+    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
+    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
+    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
   FROM (
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      0 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."note" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."age" AS TEXT) LIKE '[%'
-    ) AS published
+        "note" AS p,
+        "age" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "age"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs1" AS (
-  SELECT DISTINCT
-    s."note" AS "s0",
-    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
-    ON leaf.attribute = 'city'
-    AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
-), "ranges1" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
+      p
+    UNION ALL
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      1 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."note" AS "s0",
-        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
-        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      JOIN "anon_private"."people__hierarchy_nodes" AS node
-        ON node.attribute = 'city'
-        AND node.leaf_count > 1
-        AND node.label = CAST(r."city" AS TEXT)
-    ) AS published
+        "note" AS p,
+        "city" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "city"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs2" AS (
-  SELECT DISTINCT
-    s."note" AS "s0",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges2" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
+      p
+    UNION ALL
     SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
+      2 AS q,
+      p,
+      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
     FROM (
       SELECT
-        r."note" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."income" AS TEXT) LIKE '[%'
-    ) AS published
+        "note" AS p,
+        "income" AS v,
+        COUNT(*) AS c
+      FROM "anon_private"."people__source" AS s
+      GROUP BY
+        "note",
+        "income"
+    ) AS pairs
     GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), events AS (
-  SELECT
-    0 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-), counted AS (
-  SELECT
-    q,
-    "s0",
-    kind,
-    rlo,
-    rhi,
-    n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q, "s0"
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-), candidates AS (
-  SELECT
-    q,
-    MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE
-    kind <> 1
+      p
+  ) AS shares
   GROUP BY
-    q,
-    "s0",
-    rlo,
-    rhi
-)
-SELECT
-  q,
-  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY
-  q;
-
-SELECT
-  COALESCE(SUM(rows_in), 0) AS small_rows
-FROM (
+    p
+), refined AS (
   SELECT
-    SUM(r.n) AS rows_in,
-    SUM(r.n) AS individuals
+    r."age",
+    r."city",
+    r."income",
+    r."note",
+    CAST(SUM(r.n) AS BIGINT) AS n
   FROM "anonsql_work_RUN"."refined" AS r
   GROUP BY
     r."age",
     r."city",
     r."income",
     r."note"
-) AS classes
-WHERE
-  individuals < 5;
-
-WITH "pairs0" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    s."note" AS "s1",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges0" AS (
-  SELECT
-    "s0",
-    "s1",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      "s1",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        r."note" AS "s1",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."age" AS TEXT) LIKE '[%'
-    ) AS published
-    GROUP BY
-      "s0",
-      "s1",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs1" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    s."note" AS "s1",
-    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
-    ON leaf.attribute = 'city'
-    AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
-), "ranges1" AS (
-  SELECT
-    "s0",
-    "s1",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      "s1",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        r."note" AS "s1",
-        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
-        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      JOIN "anon_private"."people__hierarchy_nodes" AS node
-        ON node.attribute = 'city'
-        AND node.leaf_count > 1
-        AND node.label = CAST(r."city" AS TEXT)
-    ) AS published
-    GROUP BY
-      "s0",
-      "s1",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs2" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    s."note" AS "s1",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges2" AS (
-  SELECT
-    "s0",
-    "s1",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      "s1",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        r."note" AS "s1",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r.n AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."income" AS TEXT) LIKE '[%'
-    ) AS published
-    GROUP BY
-      "s0",
-      "s1",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), events AS (
-  SELECT
-    0 AS q,
-    "s0",
-    "s1",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    "s1",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    "s1",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    "s1",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    "s1",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    "s1",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    "s1",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    "s1",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    "s1",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-), counted AS (
-  SELECT
-    q,
-    "s0",
-    "s1",
-    kind,
-    rlo,
-    rhi,
-    n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q, "s0", "s1"
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-), candidates AS (
-  SELECT
-    q,
-    MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE
-    kind <> 1
-  GROUP BY
-    q,
-    "s0",
-    "s1",
-    rlo,
-    rhi
 )
 SELECT
-  q,
-  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY
-  q;
-
-SELECT
-  COALESCE(SUM(rows_in), 0) AS small_rows
-FROM (
-  SELECT
-    SUM(r.n) AS rows_in,
-    SUM(r.n) AS individuals
-  FROM "anonsql_work_RUN"."refined" AS r
-  GROUP BY
-    r."age",
-    r."city",
-    r."income",
-    r."note"
-) AS classes
-WHERE
-  individuals < 5;
+  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
+  SUM(
+    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
+  ) AS "revealed0",
+  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
+  SUM(
+    CASE
+      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
+      THEN r.n
+      ELSE 0
+    END
+  ) AS "revealed2"
+FROM refined AS r
+JOIN given AS g
+  ON g.p IS NOT DISTINCT FROM r."note"
+LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
+  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
 
 SELECT
   column_name,
@@ -3499,7 +2772,6 @@ CREATE TABLE "anon"."people__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "counts" TEXT,
   "source_checksum" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
@@ -3532,7 +2804,6 @@ COPY "anon"."people__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "counts",
   "source_checksum",
   "spec_sha256",
   "seconds",

@@ -2159,128 +2159,21 @@ WHERE
 ORDER BY
   ordinal_position;
 
-CREATE VIEW "anon"."visits" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."visits__released"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH members AS (
-          SELECT DISTINCT
-            "pid" AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2"
-          FROM "stage_0" AS r
-        )
-        SELECT
-          person,
-          COUNT(*) AS qid_vectors
-        FROM members
-        GROUP BY
-          person
-        HAVING
-          COUNT(*) > 1
-      ) AS v
-      WHERE
-        COALESCE(v."person", 0) = COALESCE(r."pid", 0)
-        AND (
-          v."person" IS NULL
-        ) = (
-          r."pid" IS NULL
-        )
-    )
-), "stage_2" AS (
-  SELECT
-    r.*
-  FROM "stage_1" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH members AS (
-          SELECT DISTINCT
-            "pid" AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2"
-          FROM "stage_1" AS r
-        ), fingerprints AS (
-          SELECT
-            person,
-            ARRAY_AGG(item ORDER BY item) AS fp
-          FROM (
-            SELECT DISTINCT
-              "pid" AS person,
-              "disease" AS item
-            FROM "stage_1" AS r
-          ) AS items
-          GROUP BY
-            person
-        ), cells AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            f.fp,
-            COUNT(*) AS n
-          FROM members AS m
-          JOIN fingerprints AS f
-            ON f.person = m.person
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            f.fp
-        ), fingerprint_classes AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_persons,
-            MAX(n) AS top_persons,
-            COUNT(*) AS fingerprints
-          FROM cells
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        ), buckets AS (
-          SELECT
-            fp,
-            COUNT(*) AS persons
-          FROM fingerprints
-          GROUP BY
-            fp
-        )
-        SELECT
-          'fingerprint bucket' AS violation,
-          persons
-        FROM buckets
-        WHERE
-          persons < 2
-        UNION ALL
-        SELECT
-          'class' AS violation,
-          class_persons AS persons
-        FROM fingerprint_classes
-        WHERE
-          top_persons * 3 > class_persons
-      ) AS v
-    )
+DROP FUNCTION IF EXISTS "anon_private"."visits__guard"();
+
+CREATE FUNCTION "anon_private"."visits__guard"()
+RETURNS TABLE (
+  "pid" "anon_private"."visits__released"."pid"%TYPE,
+  "age" "anon_private"."visits__released"."age"%TYPE,
+  "gender" "anon_private"."visits__released"."gender"%TYPE,
+  "zip" "anon_private"."visits__released"."zip"%TYPE,
+  "disease" "anon_private"."visits__released"."disease"%TYPE
 )
-SELECT
-  *
-FROM "stage_2";
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."visits__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "stage_0" AS r) SELECT person, COUNT(*) AS qid_vectors FROM members GROUP BY person HAVING COUNT(*) > 1) AS v WHERE COALESCE(v."person", 0) = COALESCE(r."pid", 0) AND (v."person" IS NULL) = (r."pid" IS NULL))), "stage_2" AS (SELECT r.* FROM "stage_1" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "stage_1" AS r), fingerprints AS (SELECT person, ARRAY_AGG(item ORDER BY item) AS fp FROM (SELECT DISTINCT "pid" AS person, "disease" AS item FROM "stage_1" AS r) AS items GROUP BY person), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT ''fingerprint bucket'' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT ''class'' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v)) SELECT * FROM "stage_2"';
+
+CREATE VIEW "anon"."visits" AS SELECT * FROM "anon_private"."visits__guard"();
 
 ALTER VIEW "anon"."visits"
 SET (security_barrier = TRUE);
@@ -2327,95 +2220,21 @@ WHERE
 ORDER BY
   ordinal_position;
 
-CREATE VIEW "anon"."visits__by_person" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."visits__released_by_person"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH people AS (
-          SELECT
-            ROW_NUMBER() OVER () AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2",
-            "disease" AS fp
-          FROM "stage_0" AS r
-        ), members AS (
-          SELECT
-            person,
-            "q0",
-            "q1",
-            "q2"
-          FROM people
-        ), fingerprints AS (
-          SELECT
-            person,
-            fp
-          FROM people
-        ), cells AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            f.fp,
-            COUNT(*) AS n
-          FROM members AS m
-          JOIN fingerprints AS f
-            ON f.person = m.person
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            f.fp
-        ), fingerprint_classes AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_persons,
-            MAX(n) AS top_persons,
-            COUNT(*) AS fingerprints
-          FROM cells
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        ), buckets AS (
-          SELECT
-            fp,
-            COUNT(*) AS persons
-          FROM fingerprints
-          GROUP BY
-            fp
-        )
-        SELECT
-          'fingerprint bucket' AS violation,
-          persons
-        FROM buckets
-        WHERE
-          persons < 2
-        UNION ALL
-        SELECT
-          'class' AS violation,
-          class_persons AS persons
-        FROM fingerprint_classes
-        WHERE
-          top_persons * 3 > class_persons
-      ) AS v
-    )
+DROP FUNCTION IF EXISTS "anon_private"."visits__by_person__guard"();
+
+CREATE FUNCTION "anon_private"."visits__by_person__guard"()
+RETURNS TABLE (
+  "pid" "anon_private"."visits__released_by_person"."pid"%TYPE,
+  "age" "anon_private"."visits__released_by_person"."age"%TYPE,
+  "gender" "anon_private"."visits__released_by_person"."gender"%TYPE,
+  "zip" "anon_private"."visits__released_by_person"."zip"%TYPE,
+  "disease" "anon_private"."visits__released_by_person"."disease"%TYPE
 )
-SELECT
-  *
-FROM "stage_1";
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."visits__released_by_person"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH people AS (SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp FROM "stage_0" AS r), members AS (SELECT person, "q0", "q1", "q2" FROM people), fingerprints AS (SELECT person, fp FROM people), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT ''fingerprint bucket'' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT ''class'' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v)) SELECT * FROM "stage_1"';
+
+CREATE VIEW "anon"."visits__by_person" AS SELECT * FROM "anon_private"."visits__by_person__guard"();
 
 ALTER VIEW "anon"."visits__by_person"
 SET (security_barrier = TRUE);
@@ -2777,7 +2596,6 @@ CREATE TABLE "anon"."visits__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "counts" TEXT,
   "source_checksum" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
@@ -2809,7 +2627,6 @@ COPY "anon"."visits__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "counts",
   "source_checksum",
   "spec_sha256",
   "seconds",
