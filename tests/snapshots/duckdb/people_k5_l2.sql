@@ -138,8 +138,8 @@ SELECT
   r."g1" AS "city__generalized",
   r."q2" AS "income",
   r."g2" AS "income__generalized",
-  r.suppressed AS suppressed,
-  r.pid AS pid
+  r.suppressed AS "__anonsql_suppressed",
+  r.pid AS "__anonsql_pid"
 FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
@@ -154,7 +154,7 @@ SELECT
 FROM "main"."people" AS s
 JOIN "anon_private"."people__recoding" AS m
   ON m."age" = s."age" AND m."city" = CAST(s."city" AS VARCHAR) AND m."income" = s."income"
-WHERE NOT m.suppressed;
+WHERE NOT m."__anonsql_suppressed";
 DESCRIBE "anon_private"."people__released";
 CREATE VIEW "anon"."people" AS
 WITH "stage_0" AS (
@@ -193,7 +193,7 @@ WHERE distinct_values < 2) AS v
 )
 SELECT * FROM "stage_1";
 CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
-SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
+SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
 CREATE TABLE "anon"."people__classes" AS
@@ -201,7 +201,7 @@ SELECT
   "age",
   "city",
   "income",
-  CAST(SUM(n) AS BIGINT) AS class_size
+  CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "temp"."anonsql_work_RUN__refined"
 GROUP BY "age", "city", "income";
@@ -231,6 +231,79 @@ FROM class_stats
 WHERE distinct_values < 2
 ) AS "v";
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
+DESCRIBE "temp"."anonsql_work_RUN__refined";
+WITH cells AS (
+  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+WITH cells AS (
+  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", "k3", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2", "k3"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note") AS g;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."people__classes" AS c;
 SELECT
@@ -279,7 +352,7 @@ WITH
       SELECT r."disease" AS "s0", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -302,7 +375,7 @@ r.n AS n
       SELECT r."disease" AS "s0", 
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
@@ -324,7 +397,7 @@ r.n AS n
       SELECT r."disease" AS "s0", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -392,7 +465,7 @@ WITH
       SELECT r."note" AS "s0", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -415,7 +488,7 @@ r.n AS n
       SELECT r."note" AS "s0", 
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
@@ -437,7 +510,7 @@ r.n AS n
       SELECT r."note" AS "s0", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -495,7 +568,7 @@ GROUP BY q;
 SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
-    SUM(r.n) AS rows_in, SUM(r.n) AS individuals
+    SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
   FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
@@ -513,7 +586,7 @@ WITH
       SELECT r."disease" AS "s0", r."note" AS "s1", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -536,7 +609,7 @@ r.n AS n
       SELECT r."disease" AS "s0", r."note" AS "s1", 
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
@@ -558,7 +631,7 @@ r.n AS n
       SELECT r."disease" AS "s0", r."note" AS "s1", 
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r.n AS n
+r."__anonsql_rows" AS n
       FROM "temp"."anonsql_work_RUN__refined" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
@@ -616,7 +689,7 @@ GROUP BY q;
 SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
-    SUM(r.n) AS rows_in, SUM(r.n) AS individuals
+    SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
   FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes

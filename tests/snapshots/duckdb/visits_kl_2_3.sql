@@ -1052,6 +1052,43 @@ WHERE top_persons * 3 > class_persons
 ) AS "v";
 SELECT COUNT(*) FROM "anon"."visits" AS r;
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."visits__classes" AS c;
+DESCRIBE "anon"."visits__by_person";
+WITH cells AS (
+  SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", "disease" AS "a0", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip") AS g;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."visits__classes" AS c;
 SELECT
