@@ -38,12 +38,23 @@ ADULT_LEFT_OUT = {
 
 
 def adult_spec(
-    database: str, *, k: int = 10, schema: str = "anon", name: str = "adult"
+    database: str,
+    *,
+    k: int = 10,
+    schema: str = "anon",
+    name: str = "adult",
+    acknowledged: bool = False,
 ) -> dict[str, Any]:
     """The literature's Adult setup: 8 QIDs (age, education_num numeric) and the income class
-    as the sensitive column; the columns that would undo the generalization are left out."""
+    as the sensitive column; the columns that would undo the generalization are left out.
+    ``acknowledged``: publish the class with ``acknowledge_linked`` (on a slice, or with other
+    algorithms or models, it can give a few quasi-identifiers away, which the linkage gate
+    refuses)."""
     columns: dict[str, Any] = dict(ADULT_QIDS)
-    columns["class"] = {"role": "sensitive"}
+    columns["class"] = {
+        "role": "sensitive",
+        **({"acknowledge_linked": True} if acknowledged else {}),
+    }
     return {
         "engine": "duckdb",
         "database": database,

@@ -122,7 +122,7 @@ def test_adult_identical_to_duckdb(spark: Engine) -> None:
     """Adult, k = 10: the same rows, classes, recoding and metrics as DuckDB (several minutes
     on a loaded 2-core machine: one Spark job per statement). Spark runs every Mondrian round
     as statements (``max_rows_in_memory: 0``), DuckDB its default rounds in memory."""
-    spec = adult_spec(":memory:", k=10)
+    spec = adult_spec(":memory:", acknowledged=True, k=10)
     with DuckDBEngine() as duck:
         load_adult(duck)
         expected = api.run(spec, engine=duck)

@@ -37,7 +37,9 @@ def published(engine: DuckDBEngine, relation: TableName) -> pd.DataFrame:
 
 @pytest.mark.parametrize("k", [2, 5, 10, 25, 50, 100])
 def test_k_anonymity_on_adult(adult: DuckDBEngine, k: int, tmp_path: Path) -> None:
-    result = api.run(adult_spec(":memory:", k=k, name=f"adult_k{k}"), engine=adult)
+    result = api.run(
+        adult_spec(":memory:", acknowledged=True, k=k, name=f"adult_k{k}"), engine=adult
+    )
     frame = published(adult, result.names.main)
     # all rows accounted for, nothing suppressed at a 0 limit
     assert len(frame) == 30162 == result.certificate["published_rows"]
@@ -54,7 +56,7 @@ def test_k_anonymity_on_adult(adult: DuckDBEngine, k: int, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("l", [2, 3, 5])
 def test_distinct_l_diversity_on_adult(adult: DuckDBEngine, l: int, tmp_path: Path) -> None:
-    spec = adult_spec(":memory:", name=f"adult_l{l}")
+    spec = adult_spec(":memory:", acknowledged=True, name=f"adult_l{l}")
     spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
     spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": l}}]
     result = api.run(spec, engine=adult)

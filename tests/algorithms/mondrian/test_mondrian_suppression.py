@@ -171,7 +171,9 @@ def test_ncp_never_rises_with_the_limit_on_adult(engine: Engine, split: str) -> 
     }
     curve = []
     for limit in (0.0, 0.01, 0.05):
-        spec = adult_spec(":memory:", k=10, name=f"adult_{split}_{int(limit * 1000)}")
+        spec = adult_spec(
+            ":memory:", acknowledged=True, k=10, name=f"adult_{split}_{int(limit * 1000)}"
+        )
         spec["algorithm"] = {"mondrian": {"split": split}}
         spec["suppression_limit"] = limit
         result = api.run(spec, engine=adult)

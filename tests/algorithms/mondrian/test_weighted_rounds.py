@@ -90,7 +90,7 @@ def test_weighted_rounds_publish_the_same_release(
     load_adult(engine)
     releases = []
     for name, weighted_from in (("rows", 10**9), ("vectors", 0)):
-        spec = adult_spec(":memory:", k=10, name=f"adult_{name}")
+        spec = adult_spec(":memory:", acknowledged=True, k=10, name=f"adult_{name}")
         if privacy == "l":
             spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
             spec["privacy"] = [

@@ -69,7 +69,7 @@ def test_people_l_diversity_with_k(engine: Engine, tmp_path: Path, algorithm: st
 @pytest.mark.parametrize("k", [5, 25])
 def test_adult(engine: Engine, k: int, algorithm: str, tmp_path: Path) -> None:
     load_adult(engine)
-    spec = adult_spec(":memory:", k=k)
+    spec = adult_spec(":memory:", acknowledged=True, k=k)
     spec["algorithm"] = algorithm
     result = api.run(spec, engine=engine)
     frame = published(engine, result.names.main).to_pandas()
@@ -85,7 +85,7 @@ def test_adult_hilbert_all_k_pycanon(k: int, tmp_path: Path) -> None:
     """The benchmark's k grid (5 and 25 run above on both engines), re-checked by pycanon."""
     with DuckDBEngine() as engine:
         load_adult(engine)
-        spec = adult_spec(":memory:", k=k)
+        spec = adult_spec(":memory:", acknowledged=True, k=k)
         spec["algorithm"] = "hilbert"
         result = api.run(spec, engine=engine)
         frame = published(engine, result.names.main).to_pandas()
@@ -96,7 +96,7 @@ def test_adult_hilbert_all_k_pycanon(k: int, tmp_path: Path) -> None:
 @pytest.mark.parametrize("l", [2, 3, 5])
 def test_adult_l_diversity(engine: Engine, l: int, tmp_path: Path) -> None:
     load_adult(engine)
-    spec = adult_spec(":memory:", name=f"adult_l{l}")
+    spec = adult_spec(":memory:", acknowledged=True, name=f"adult_l{l}")
     spec["columns"]["occupation"] = {"role": "sensitive", "acknowledge_linked": True}
     spec["privacy"] = [{"distinct_l_diversity": {"column": "occupation", "l": l}}]
     spec["algorithm"] = "hilbert"
