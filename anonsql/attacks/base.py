@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from anonsql.engines import Engine
+from anonsql.measure.linkage import CoveredQid
 from anonsql.privacy import PrivacyModel
-from anonsql.sql import TableName
+from anonsql.sql import Relation, TableName
 
 #: A figure beats its bound only beyond this slack (floating-point sums of shares).
 SLACK = 1e-9
@@ -126,6 +127,19 @@ class AttackResult:
 
 
 @dataclass(frozen=True)
+class RecoverySource:
+    """What the linkage attack reads beside the release: the rows with their original values
+    (the adversary's population), the hierarchy nodes of categorical quasi-identifiers, and the
+    quasi-identifiers it can place on a line (numeric ones, categorical ones with nodes)."""
+
+    source: Relation
+    nodes: TableName | None
+    qids: tuple[CoveredQid, ...]
+    #: The published columns left out of the linkage gate (``acknowledge_linked``).
+    acknowledged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class AttackContext:
     """What an attack reads: a relation with one row per individual (``counted``: or grouped,
     ``n`` rows per group), its published columns by role, the certified models and the
@@ -144,6 +158,9 @@ class AttackContext:
     models: tuple[PrivacyModel, ...]
     individuals: int
     unit: str = "rows"
+    #: The source and the quasi-identifiers as the recovery measure reads them
+    #: (:mod:`anonsql.measure.linkage`); None where the release has no readable source.
+    recovery: RecoverySource | None = None
 
     def adversaries(self) -> list[tuple[tuple[str, ...], str]]:
         """(the columns an adversary knows, which adversary: ``certified`` or ``columns``)."""

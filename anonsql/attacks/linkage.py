@@ -1,13 +1,22 @@
 """Linkage through published columns: the recovery of generalized quasi-identifiers through
-the columns published beside them and the classes they refine. The exact measure is being
-built as a function over a release; until it lands this attack reports "not measured" (never
-0), so no release is said to resist it."""
+the columns published beside them (:func:`anonsql.measure.linkage.recovered_rows`, the
+linkage gate's own measure). A published row is recovered when exactly one value inside its
+generalization occurs in the source together with the row's values of the published columns:
+the adversary who knows which combinations occur with which values reads the original value.
+
+Each adversary matches every published column it sees (sensitive values are read off the
+release, not known of the target). The bound is 0 (no row recovered) where the linkage gate
+read every such column; with acknowledged columns (``acknowledge_linked``) the release bounds
+nothing here, and the figure says what the acknowledgement costs.
+"""
 
 from __future__ import annotations
 
-from anonsql.attacks.base import COLUMNS, Attack, AttackContext, AttackResult
+from anonsql.attacks.base import Attack, AttackContext, AttackResult, share
+from anonsql.measure.linkage import recovered_rows
 
-NOT_YET = "the exact linkage measure through published columns is not available yet"
+NOT_READABLE = "the release's source view is not readable: recovery was not measured"
+ACKNOWLEDGED = "acknowledged linked columns are left out of the linkage gate: nothing bounded"
 
 
 class Linkage(Attack):
@@ -15,18 +24,51 @@ class Linkage(Attack):
     description = "recovery of generalized quasi-identifiers through published columns"
 
     def run(self, ctx: AttackContext) -> list[AttackResult]:
-        known = (*ctx.qids, *ctx.linked, *ctx.insensitive)
-        return [
-            AttackResult(
-                attack=self.name,
-                knows=known,
-                adversary=COLUMNS,
-                success=None,
-                baseline=None,
-                worst=None,
-                bound=None,
-                attacked=ctx.individuals,
-                unit=ctx.unit,
-                note=NOT_YET,
-            )
-        ]
+        found = []
+        for known, adversary in ctx.adversaries():
+            found.append(self._attack(ctx, known, adversary))
+        return found
+
+    def _attack(self, ctx: AttackContext, known: tuple[str, ...], adversary: str) -> AttackResult:
+        if ctx.recovery is None:
+            return self._result(ctx, known, adversary, None, None, {}, NOT_READABLE)
+        columns = [c for c in (*known, *ctx.sensitive) if c not in ctx.qids]
+        recovered = recovered_rows(
+            ctx.engine,
+            ctx.relation,
+            ctx.recovery.source,
+            ctx.recovery.nodes,
+            ctx.recovery.qids,
+            columns,
+            weighted=ctx.counted,
+        )
+        # a row recovered on several quasi-identifiers counts once per quasi-identifier: the
+        # figure is the worst quasi-identifier's share
+        worst = max((share(n, ctx.individuals) for n in recovered.values()), default=0.0)
+        if any(c in ctx.recovery.acknowledged for c in columns):
+            return self._result(ctx, known, adversary, worst, None, recovered, ACKNOWLEDGED)
+        return self._result(ctx, known, adversary, worst, 0.0, recovered, "")
+
+    def _result(
+        self,
+        ctx: AttackContext,
+        known: tuple[str, ...],
+        adversary: str,
+        worst: float | None,
+        bound: float | None,
+        recovered: dict[str, int],
+        note: str,
+    ) -> AttackResult:
+        return AttackResult(
+            attack=self.name,
+            knows=known,
+            adversary=adversary,
+            success=worst,
+            baseline=None,
+            worst=worst,
+            bound=bound,
+            attacked=ctx.individuals,
+            unit=ctx.unit,
+            parameters={"recovered_rows": recovered},
+            note=note,
+        )

@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from anonsql.attacks.base import AttackContext, AttackResult
+from anonsql.attacks.base import AttackContext, AttackResult, RecoverySource
 from anonsql.attacks.registry import run_attacks
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError
 from anonsql.layouts import LAYOUTS
 from anonsql.measure.exposure import linked_exposure
+from anonsql.measure.linkage import CoveredQid
 from anonsql.publish import BuiltRelease
 from anonsql.release import PublishedRelease
 from anonsql.spec import Role
@@ -99,6 +100,12 @@ def publish_context(release: BuiltRelease) -> AttackContext:
         models=ws.models,
         individuals=layout.individuals(),
         unit="persons" if ws.person is not None else "rows",
+        recovery=RecoverySource(
+            built.source,
+            built.hierarchy_nodes,
+            tuple(CoveredQid(d.column, d.is_numeric) for d in ws.dimensions),
+            tuple(c for c, col in resolved.spec.columns.items() if col.acknowledge_linked),
+        ),
     )
 
 
@@ -124,6 +131,22 @@ def release_context(engine: Engine, release: PublishedRelease) -> AttackContext:
         models=release.models,
         individuals=release.individuals,
         unit="persons" if release.person is not None else "rows",
+        recovery=_recovery_source(engine, release),
+    )
+
+
+def _recovery_source(engine: Engine, release: PublishedRelease) -> RecoverySource | None:
+    names = release.names
+    if not engine.exists(names.source):
+        return None
+    kinds = {a["attribute"]: a["kind"] for a in release.attributes(engine)}
+    nodes = names.hierarchy_nodes if engine.exists(names.hierarchy_nodes) else None
+    qids = tuple(CoveredQid(q, kinds.get(q) == "numeric") for q in release.qids)
+    return RecoverySource(
+        names.source,
+        nodes,
+        qids if nodes is not None else tuple(q for q in qids if q.numeric),
+        linked_exposure(release.certificate).columns.acknowledged,
     )
 
 
@@ -139,6 +162,7 @@ def _context(
     models: Sequence[Any],
     individuals: int,
     unit: str,
+    recovery: RecoverySource | None = None,
 ) -> AttackContext:
     present = {c.name for c in engine.columns(relation) or []}
     sensitive = [c for c in sensitive if c in present]
@@ -156,6 +180,7 @@ def _context(
         models=tuple(models),
         individuals=individuals,
         unit=unit,
+        recovery=recovery,
     )
 
 

@@ -46,7 +46,7 @@ def test_the_attack_command(tmp_path: Path) -> None:
     assert runner.invoke(main, ["run", str(path)]).exit_code == 0
     shown = runner.invoke(main, ["attack", str(path)])
     assert shown.exit_code == 0, shown.output
-    assert "singling_out" in shown.output and "not measured" in shown.output
+    assert "singling_out" in shown.output and "linkage" in shown.output
     found = runner.invoke(
         main, ["attack", "--database", str(db), "--output", "anon.people", "--json"]
     )

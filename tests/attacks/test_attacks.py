@@ -88,7 +88,7 @@ def test_a_k_anonymous_release_isolates_nobody(engine: Engine) -> None:
     assert wide.success == pytest.approx(3 / 8)
     assert wide.bound is None and not wide.breaks
     assert one(results, "linkability", "columns").worst == 1.0
-    # the placeholder never claims 0
+    # without the release's source, linkage is not measured: never a silent 0
     linkage = one(results, "linkage", "columns")
     assert linkage.success is None and not linkage.measured and "not" in linkage.describe()
 
