@@ -23,10 +23,16 @@ from anonsql.spec import Spec
 from anonsql.spec.output import OutputNames
 from anonsql.stage import stage
 from anonsql.verify import verify
+from anonsql.versions import partition, versioning
+from anonsql.versions.publish import record_unversioned, staged_for
 
 
-def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
-    """Anonymize ``spec.source`` and publish the verified, measured, certified release.
+def run(
+    spec: Spec, engine: Engine, progress: ProgressCallback, *, replace: bool = False
+) -> RunResult:
+    """Anonymize ``spec.source`` and publish the verified, measured, certified release: the
+    next version of a versioned release (:mod:`anonsql.versions`); ``replace`` drops its
+    history first.
 
     Every failure leaves the previous release as it was and drops the run's working tables.
     """
@@ -35,11 +41,13 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
         progress("validating the spec against the database")
         resolved = resolve(spec, engine)
         hierarchies = load_hierarchies(engine, spec, resolved.source, resolved.hierarchy_columns)
-        with prepared(resolved, hierarchies, engine) as workspace:
-            progress(f"partitioning {workspace.rows} rows with {resolved.algorithm.name}")
-            partitioning = resolved.algorithm.partition(workspace, progress)
+        with (
+            versioning(resolved, engine, replace=replace) as versions,
+            prepared(versions.resolved, hierarchies, engine, versions.run_id) as workspace,
+        ):
+            partitioning = partition(versions, workspace, progress)
             progress("publishing and verifying")
-            staged = stage(resolved, workspace, partitioning)
+            staged = staged_for(stage(versions.resolved, workspace, partitioning), versions)
             swap = swap_for(
                 engine,
                 OutputNames(resolved.output, spec.output.private_schema),
@@ -52,6 +60,7 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
                 verification = verify(release)
                 measurement = measure(release)
                 certificate = certify(release, verification, measurement, started)
+                record_unversioned(release, versions)
         return report(release, verification, measurement, certificate)
     except KeyboardInterrupt:
         raise InterruptedRun(

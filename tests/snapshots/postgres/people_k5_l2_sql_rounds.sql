@@ -76,6 +76,54 @@ SELECT
 
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__versions')
+  );
+
+CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
+SELECT
+  s.*,
+  k.h AS "anonsql_row_hash",
+  ROW_NUMBER() OVER (PARTITION BY k.h) AS "anonsql_row_ord"
+FROM "main"."people" AS s
+CROSS JOIN LATERAL (
+  SELECT
+    HASHTEXTEXTENDED(
+      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+      0
+    ) AS h
+) AS k;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(SUM(k."anonsql_row_hash" % 1000000007), 0) AS checksum
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+
+CREATE TABLE "anonsql_work_RUN"."v_batch" AS
+SELECT
+  k.*
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+
+SELECT
+  COUNT(*)
+FROM "anonsql_work_RUN"."v_batch" AS r;
+
+SELECT
+  COUNT(*)
+FROM "anonsql_work_RUN"."v_batch" AS r;
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anonsql_work_RUN';
+
 CREATE TABLE "anonsql_work_RUN"."leaves1" (
   "value" TEXT,
   "leaf_rank" INT
@@ -120,7 +168,7 @@ SELECT
 FROM (
   SELECT
     CAST("city" AS TEXT) AS value
-  FROM "main"."people" AS s
+  FROM "anonsql_work_RUN"."v_batch" AS s
 ) AS src
 WHERE
   NOT EXISTS(
@@ -157,7 +205,7 @@ SELECT
   "l1".leaf_rank AS "q1",
   src."income" AS "q2",
   CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0"
-FROM "main"."people" AS src
+FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS TEXT);
 
@@ -2272,158 +2320,162 @@ FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 
-ANALYZE "anon_private"."people__recoding";
-
 CREATE VIEW "anon_private"."people__source" AS
 SELECT
   *
 FROM "main"."people" AS s;
 
-CREATE VIEW "anon_private"."people__released" AS
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_placed" AS
 SELECT
+  b."anonsql_row_hash",
+  b."anonsql_row_ord",
+  CAST(m.pid AS BIGINT) + 0 AS class_id,
+  m.suppressed AS suppressed,
   m."age__generalized" AS "age",
   m."city__generalized" AS "city",
   m."income__generalized" AS "income",
-  s."disease" AS "disease",
-  s."note" AS "note"
-FROM "main"."people" AS s
+  b."disease" AS "disease",
+  b."note" AS "note"
+FROM "anonsql_work_RUN"."v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = s."age"
-  AND m."city" = CAST(s."city" AS TEXT)
-  AND m."income" = s."income"
-WHERE
-  NOT m.suppressed;
+  ON m."age" = b."age"
+  AND m."city" = CAST(b."city" AS TEXT)
+  AND m."income" = b."income";
 
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
 WHERE
-  table_schema = 'anon_private' AND table_name = 'people__released'
-ORDER BY
-  ordinal_position;
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions')
+  );
 
-CREATE VIEW "anon"."people" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."people__released"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        SELECT
-          "age",
-          "city",
-          "income",
-          COUNT(*) AS class_size
-        FROM "stage_0"
-        GROUP BY
-          "age",
-          "city",
-          "income"
-        HAVING
-          COUNT(*) < 5
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
-    AND NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH sa_rows AS (
-          SELECT
-            "age" AS "q0",
-            "city" AS "q1",
-            "income" AS "q2",
-            "disease" AS sa
-          FROM "stage_0"
-        ), sa_frequencies AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            sa,
-            COUNT(*) AS n
-          FROM sa_rows
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            sa
-        ), class_stats AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_size,
-            COUNT(*) AS distinct_values
-          FROM sa_frequencies
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        )
-        SELECT
-          "q0" AS "age",
-          "q1" AS "city",
-          "q2" AS "income",
-          class_size,
-          distinct_values
-        FROM class_stats
-        WHERE
-          distinct_values < 2
-      ) AS v
-      WHERE
-        COALESCE(v."age", '') = COALESCE(r."age", '')
-        AND (
-          v."age" IS NULL
-        ) = (
-          r."age" IS NULL
-        )
-        AND COALESCE(v."city", '') = COALESCE(r."city", '')
-        AND (
-          v."city" IS NULL
-        ) = (
-          r."city" IS NULL
-        )
-        AND COALESCE(v."income", '') = COALESCE(r."income", '')
-        AND (
-          v."income" IS NULL
-        ) = (
-          r."income" IS NULL
-        )
-    )
-)
+CREATE TABLE "anon_private"."people__history" AS
+SELECT
+  p."anonsql_row_hash",
+  p."anonsql_row_ord",
+  p.class_id,
+  CAST('published' AS TEXT) AS state,
+  CAST(0 AS INT) AS since,
+  CAST(NULL AS INT) AS until,
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "anonsql_work_RUN"."v_placed" AS p
+WHERE
+  1 = 0;
+
+CREATE TABLE "anon_private"."people__versions" (
+  version INT,
+  created_at TEXT,
+  published_rows BIGINT,
+  inserted_rows BIGINT,
+  deleted_rows BIGINT,
+  held_rows BIGINT,
+  pending_deletions BIGINT,
+  source_checksum TEXT,
+  spec_sha256 TEXT,
+  run_id TEXT
+);
+
+INSERT INTO "anon_private"."people__history"
+SELECT
+  p."anonsql_row_hash",
+  p."anonsql_row_ord",
+  p.class_id,
+  'published',
+  1,
+  CAST(NULL AS INT),
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "anonsql_work_RUN"."v_placed" AS p
+WHERE
+  NOT p.suppressed;
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('people__held', 'people__version_rows')
+  );
+
+CREATE TABLE "anon_private"."people__held" AS
+SELECT
+  b."anonsql_row_hash",
+  b."anonsql_row_ord"
+FROM "anonsql_work_RUN"."v_batch" AS b
+WHERE
+  NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."v_placed" AS p
+    WHERE
+      NOT p.suppressed
+      AND p."anonsql_row_hash" = b."anonsql_row_hash"
+      AND p."anonsql_row_ord" = b."anonsql_row_ord"
+  );
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anonsql_work_RUN' AND table_name IN ('v_placed')
+  );
+
+DROP TABLE IF EXISTS "anonsql_work_RUN"."v_placed";
+
+CREATE TABLE "anon_private"."people__version_rows" AS
+SELECT
+  h."age",
+  h."city",
+  h."income",
+  h."disease",
+  h."note"
+FROM "anon_private"."people__history" AS h
+WHERE
+  h.state = 'published';
+
+ANALYZE "anon_private"."people__version_rows";
+
+CREATE VIEW "anon_private"."people__released" AS
 SELECT
   *
-FROM "stage_1";
+FROM "anon_private"."people__version_rows";
 
-ALTER VIEW "anon"."people"
-SET (security_barrier = TRUE);
+CREATE VIEW "anon"."people" AS
+SELECT
+  *
+FROM "anon_private"."people__version_rows";
+
+INSERT INTO "anon_private"."people__versions"
+VALUES
+  (
+    1,
+    '2026-11-27T19:58:07+00:00',
+    400,
+    400,
+    0,
+    0,
+    0,
+    '400:-1921312704',
+    '987fa2003d04a01ee842149236ded559499a208449f1aefc9fb6d50989dc33f0',
+    '16642579e7cf'
+  );
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
 SELECT
@@ -2620,7 +2672,7 @@ ANALYZE "anon"."people__metrics";
 WITH class_rows AS (
   SELECT
     CAST(COUNT(*) AS BIGINT) AS n
-  FROM "main"."people" AS r
+  FROM "anonsql_work_RUN"."v_batch" AS r
   GROUP BY
     "age",
     "city",
@@ -2821,28 +2873,6 @@ JOIN given AS g
 LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
   ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'people__source'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(
-    SUM(
-      HASHTEXTEXTENDED(
-        CAST(ROW(r."name", r."age", r."city", r."income", r."disease", r."note") AS TEXT),
-        0
-      ) % 1000000007
-    ),
-    0
-  ) AS checksum
-FROM "anon_private"."people__source" AS r;
-
 CREATE TABLE "anon"."people__certificate" (
   "run_id" TEXT,
   "created_at" TEXT,
@@ -2866,13 +2896,19 @@ CREATE TABLE "anon"."people__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "source_checksum" TEXT,
+  "live_view" BOOLEAN,
+  "live_view_risk" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
   "risk_settings" TEXT,
   "person_level" TEXT,
-  "search" TEXT
+  "search" TEXT,
+  "version" BIGINT,
+  "freshness" TEXT,
+  "history" TEXT,
+  "held_rows" BIGINT,
+  "pending_deletions" BIGINT
 );
 
 COPY "anon"."people__certificate" (
@@ -2898,13 +2934,19 @@ COPY "anon"."people__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "source_checksum",
+  "live_view",
+  "live_view_risk",
   "spec_sha256",
   "seconds",
   "source_risk",
   "risk_settings",
   "person_level",
-  "search"
+  "search",
+  "version",
+  "freshness",
+  "history",
+  "held_rows",
+  "pending_deletions"
 )
 FROM STDIN;
 

@@ -34,6 +34,22 @@ SELECT
 
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anonsql_work_RUN';
+
 CREATE TABLE "anonsql_work_RUN"."leaves0" (
   "value" TEXT,
   "leaf_rank" INT
@@ -2141,140 +2157,10 @@ JOIN "anon_private"."visits__person_map" AS m
 JOIN "anon_private"."visits__item_map" AS f
   ON f.safb = m.safb AND f.item = CAST(s."disease" AS TEXT);
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released'
-ORDER BY
-  ordinal_position;
-
-CREATE VIEW "anon"."visits" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."visits__released"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH members AS (
-          SELECT DISTINCT
-            "pid" AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2"
-          FROM "stage_0" AS r
-        )
-        SELECT
-          person,
-          COUNT(*) AS qid_vectors
-        FROM members
-        GROUP BY
-          person
-        HAVING
-          COUNT(*) > 1
-      ) AS v
-      WHERE
-        COALESCE(v."person", 0) = COALESCE(r."pid", 0)
-        AND (
-          v."person" IS NULL
-        ) = (
-          r."pid" IS NULL
-        )
-    )
-), "stage_2" AS (
-  SELECT
-    r.*
-  FROM "stage_1" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH members AS (
-          SELECT DISTINCT
-            "pid" AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2"
-          FROM "stage_1" AS r
-        ), fingerprints AS (
-          SELECT
-            person,
-            ARRAY_AGG(item ORDER BY item) AS fp
-          FROM (
-            SELECT DISTINCT
-              "pid" AS person,
-              "disease" AS item
-            FROM "stage_1" AS r
-          ) AS items
-          GROUP BY
-            person
-        ), cells AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            f.fp,
-            COUNT(*) AS n
-          FROM members AS m
-          JOIN fingerprints AS f
-            ON f.person = m.person
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            f.fp
-        ), fingerprint_classes AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_persons,
-            MAX(n) AS top_persons,
-            COUNT(*) AS fingerprints
-          FROM cells
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        ), buckets AS (
-          SELECT
-            fp,
-            COUNT(*) AS persons
-          FROM fingerprints
-          GROUP BY
-            fp
-        )
-        SELECT
-          'fingerprint bucket' AS violation,
-          persons
-        FROM buckets
-        WHERE
-          persons < 2
-        UNION ALL
-        SELECT
-          'class' AS violation,
-          class_persons AS persons
-        FROM fingerprint_classes
-        WHERE
-          top_persons * 3 > class_persons
-      ) AS v
-    )
-)
+CREATE TABLE "anon"."visits" AS
 SELECT
   *
-FROM "stage_2";
-
-ALTER VIEW "anon"."visits"
-SET (security_barrier = TRUE);
+FROM "anon_private"."visits__released";
 
 CREATE VIEW "anon_private"."visits__released_by_person" AS
 SELECT
@@ -2300,107 +2186,10 @@ JOIN (
 ) AS fp
   ON fp.safb = m.safb;
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released_by_person'
-ORDER BY
-  ordinal_position;
-
-CREATE VIEW "anon"."visits__by_person" AS
-WITH "stage_0" AS (
-  SELECT
-    *
-  FROM "anon_private"."visits__released_by_person"
-), "stage_1" AS (
-  SELECT
-    r.*
-  FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM (
-        WITH people AS (
-          SELECT
-            ROW_NUMBER() OVER () AS person,
-            "age" AS "q0",
-            "gender" AS "q1",
-            "zip" AS "q2",
-            "disease" AS fp
-          FROM "stage_0" AS r
-        ), members AS (
-          SELECT
-            person,
-            "q0",
-            "q1",
-            "q2"
-          FROM people
-        ), fingerprints AS (
-          SELECT
-            person,
-            fp
-          FROM people
-        ), cells AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            f.fp,
-            COUNT(*) AS n
-          FROM members AS m
-          JOIN fingerprints AS f
-            ON f.person = m.person
-          GROUP BY
-            "q0",
-            "q1",
-            "q2",
-            f.fp
-        ), fingerprint_classes AS (
-          SELECT
-            "q0",
-            "q1",
-            "q2",
-            CAST(SUM(n) AS BIGINT) AS class_persons,
-            MAX(n) AS top_persons,
-            COUNT(*) AS fingerprints
-          FROM cells
-          GROUP BY
-            "q0",
-            "q1",
-            "q2"
-        ), buckets AS (
-          SELECT
-            fp,
-            COUNT(*) AS persons
-          FROM fingerprints
-          GROUP BY
-            fp
-        )
-        SELECT
-          'fingerprint bucket' AS violation,
-          persons
-        FROM buckets
-        WHERE
-          persons < 2
-        UNION ALL
-        SELECT
-          'class' AS violation,
-          class_persons AS persons
-        FROM fingerprint_classes
-        WHERE
-          top_persons * 3 > class_persons
-      ) AS v
-    )
-)
+CREATE TABLE "anon"."visits__by_person" AS
 SELECT
   *
-FROM "stage_1";
-
-ALTER VIEW "anon"."visits__by_person"
-SET (security_barrier = TRUE);
+FROM "anon_private"."visits__released_by_person";
 
 CREATE TABLE "anon"."visits__classes" AS
 SELECT
@@ -2717,25 +2506,6 @@ GROUP BY
 ORDER BY
   n;
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__source'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(
-    SUM(
-      HASHTEXTEXTENDED(CAST(ROW(r."name", r."pid", r."age", r."gender", r."zip", r."disease") AS TEXT), 0) % 1000000007
-    ),
-    0
-  ) AS checksum
-FROM "anon_private"."visits__source" AS r;
-
 CREATE TABLE "anon"."visits__certificate" (
   "run_id" TEXT,
   "created_at" TEXT,
@@ -2759,7 +2529,8 @@ CREATE TABLE "anon"."visits__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "source_checksum" TEXT,
+  "live_view" BOOLEAN,
+  "live_view_risk" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
@@ -2790,7 +2561,8 @@ COPY "anon"."visits__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "source_checksum",
+  "live_view",
+  "live_view_risk",
   "spec_sha256",
   "seconds",
   "source_risk",
@@ -2800,6 +2572,84 @@ COPY "anon"."visits__certificate" (
 FROM STDIN;
 
 ANALYZE "anon"."visits__certificate";
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('visits__version_rows', 'visits__held', 'visits__history')
+  );
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+CREATE TABLE "anon_private"."visits__versions" (
+  version INT,
+  created_at TEXT,
+  published_rows BIGINT,
+  inserted_rows BIGINT,
+  deleted_rows BIGINT,
+  held_rows BIGINT,
+  pending_deletions BIGINT,
+  source_checksum TEXT,
+  spec_sha256 TEXT,
+  run_id TEXT
+);
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'visits__source'
+ORDER BY
+  ordinal_position;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(
+    SUM(
+      HASHTEXTEXTENDED(CAST(ROW(r."name", r."pid", r."age", r."gender", r."zip", r."disease") AS TEXT), 0) % 1000000007
+    ),
+    0
+  ) AS checksum
+FROM "anon_private"."visits__source" AS r;
+
+INSERT INTO "anon_private"."visits__versions"
+VALUES
+  (
+    1,
+    '2026-11-27T19:58:13+00:00',
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    '10:-1830651213',
+    'c49797d911b7bcbbb079274244c347e99867b29ccb7bf5c3034f68a2d967b085',
+    '89f2c9ca31ae'
+  );
 
 COMMIT;
 
