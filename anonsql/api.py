@@ -120,8 +120,13 @@ def run(
     *,
     engine: Engine | None = None,
     progress: ProgressCallback | None = None,
+    replace: bool = False,
 ) -> RunResult:
     """Anonymize ``spec.source`` and publish the result, verified, in the same database.
+
+    A release is a sequence of versions (docs/releases.md); ``replace`` drops its history and
+    starts again at version 1 (the certificate records it), where a re-publication would
+    otherwise be refused.
 
     Raises a :class:`~anonsql.errors.AnonsqlError` subclass on bad input, infeasible models or
     failed verification; in every failure case the previous output is left as it was and the
@@ -129,7 +134,7 @@ def run(
     """
     spec = as_spec(spec)
     with _engine_for(spec, engine) as eng:
-        return pipeline.run(spec, eng, progress or _quiet)
+        return pipeline.run(spec, eng, progress or _quiet, replace=replace)
 
 
 def plan(spec: Spec | Mapping[str, Any] | str | Path, *, engine: Engine | None = None) -> Plan:

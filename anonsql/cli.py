@@ -306,6 +306,12 @@ def main(verbose: int, log_level: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the release's HTML report to this file.",
 )
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Drop the release's history and publish version 1 again (an analyst who kept the "
+    "previous release can compare it with the new one; the certificate records it).",
+)
 @handle_errors
 def run(
     spec: Path,
@@ -316,6 +322,7 @@ def run(
     as_json: bool,
     dry_run: bool,
     report_path: Path | None,
+    replace: bool,
 ) -> None:
     """Anonymize and publish as declared in SPEC (a YAML file)."""
     if dbt_project is None and (target is not None or profiles_dir is not None):
@@ -337,7 +344,7 @@ def run(
                 spec, dbt_project, target=target, profiles_dir=profiles_dir, progress=progress
             )
         else:
-            result = api.run(spec, progress=progress)
+            result = api.run(spec, progress=progress, replace=replace)
         if report_path is not None:
             if dbt_project is not None:
                 raise SpecError(

@@ -16,8 +16,14 @@ from anonsql import arrow
 from anonsql.attacks import Attacks
 from anonsql.measure.measure import Measurement
 from anonsql.publish import BuiltRelease
-from anonsql.release.status import checksum
 from anonsql.verify import Verification
+
+#: What a live view allows (``materialize: live``), stated in its certificate.
+LIVE_VIEW_RISK = (
+    "the view follows the source: an analyst who keeps a snapshot and compares it after a "
+    "change learns the rows inserted, deleted or updated since, sensitive values included "
+    "(docs/security.md, Live views)"
+)
 
 
 @dataclass(frozen=True)
@@ -70,8 +76,10 @@ def certify(
         # what k counts: persons (by which column), or rows and why that is fine or
         # acknowledged
         "counts": resolved.counts.as_json(),
-        # the source as certified, for `anonsql status` to tell whether it changed since
-        "source_checksum": checksum(release.engine, release.built.source),
+        # no checksum of the source: it would confirm a guessed value by difference (the
+        # private __versions table keeps it for `anonsql status`)
+        "live_view": spec.output.materialize == "live",
+        "live_view_risk": LIVE_VIEW_RISK if spec.output.materialize == "live" else None,
         "spec_sha256": hashlib.sha256(spec.canonical_json().encode()).hexdigest(),
         "seconds": round(time.perf_counter() - started, 3),
         # re-identification risk of the source (the release's is in __metrics, risk.*)

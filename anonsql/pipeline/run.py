@@ -24,10 +24,16 @@ from anonsql.spec import Spec
 from anonsql.spec.output import OutputNames
 from anonsql.stage import stage
 from anonsql.verify import verify
+from anonsql.versions import partition, versioning
+from anonsql.versions.publish import record_unversioned, staged_for
 
 
-def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
-    """Anonymize ``spec.source`` and publish the verified, measured, certified release.
+def run(
+    spec: Spec, engine: Engine, progress: ProgressCallback, *, replace: bool = False
+) -> RunResult:
+    """Anonymize ``spec.source`` and publish the verified, measured, certified release: the
+    next version of a versioned release (:mod:`anonsql.versions`); ``replace`` drops its
+    history first.
 
     Every failure leaves the previous release as it was and drops the run's working tables. A
     signal (SIGINT, SIGTERM) ends the run with :class:`InterruptedRun`, whose message says
@@ -43,11 +49,17 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
             columns = resolved.hierarchy_columns
             hierarchies = load_hierarchies(engine, spec, resolved.source, columns)
             # the working tables are dropped however the run ends, a second signal included
-            with interrupts.leaving_deferred(prepared(resolved, hierarchies, engine)) as workspace:
-                progress(f"partitioning {workspace.rows} rows with {resolved.algorithm.name}")
-                partitioning = resolved.algorithm.partition(workspace, progress)
+            with (
+                interrupts.leaving_deferred(
+                    versioning(resolved, engine, replace=replace)
+                ) as versions,
+                interrupts.leaving_deferred(
+                    prepared(versions.resolved, hierarchies, engine, versions.run_id)
+                ) as workspace,
+            ):
+                partitioning = partition(versions, workspace, progress)
                 progress("publishing and verifying")
-                staged = stage(resolved, workspace, partitioning)
+                staged = staged_for(stage(versions.resolved, workspace, partitioning), versions)
                 names = OutputNames(resolved.output, spec.output.private_schema)
                 swap = swap_for(
                     engine,
@@ -69,6 +81,7 @@ def run(spec: Spec, engine: Engine, progress: ProgressCallback) -> RunResult:
                     attacks = attack(release)
                     measurement = measure(release)
                     certificate = certify(release, verification, measurement, started, attacks)
+                    record_unversioned(release, versions)
             return report(release, verification, measurement, certificate)
         except KeyboardInterrupt:
             raise interrupts.interrupted(

@@ -34,9 +34,16 @@ from anonsql.sql import Relation, TableName
 
 
 @contextlib.contextmanager
-def prepared(resolved: Resolved, hierarchies: Hierarchies, engine: Engine) -> Iterator[Workspace]:
+def prepared(
+    resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id: str | None = None
+) -> Iterator[Workspace]:
     """The run's workspace; its schema is dropped when the block ends, however it ends (and,
-    should the process be killed, by the next run: :func:`remove_dead_workspaces`)."""
+    should the process be killed, by the next run: :func:`remove_dead_workspaces`). Given a
+    ``run_id``, the workspace joins the working schema of a run its caller holds (and drops).
+    """
+    if run_id is not None:
+        yield prepare(resolved, hierarchies, engine, run_id)
+        return
     run_id = new_run_id()
     remove_dead_workspaces(engine)
     engine.hold_run(run_id)
@@ -67,7 +74,8 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
         suppression_limit=resolved.spec.suppression_limit,
         functional_dependencies=resolved.functional_dependencies,
     )
-    engine.create_work_schema(workspace.schema)
+    if not engine.schema_exists(workspace.schema):
+        engine.create_work_schema(workspace.schema)
     leaves = materialize_dimensions(engine, workspace, dims)
     engine.load_arrow(workspace.work("ancestors"), ancestors_table(dims))
     if resolved.person is not None:

@@ -55,7 +55,7 @@ def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
     for companion in layout.copied:
         e.run("publish/copy_table", target=built.companion(companion), source=ws.work(companion))
         e.analyze(built.companion(companion))
-    kind = "VIEW" if staged.resolved.spec.output.materialize == "view" else "TABLE"
+    kind = release_kind(staged)
     layout.create(built, kind)
     qids = [d.column for d in ws.dimensions]
     sensitive = layout.class_sensitive()
@@ -85,6 +85,16 @@ def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
     )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
     return BuiltRelease(staged=staged, names=names, built=built, kind=kind, refined=refined)
+
+
+def release_kind(staged: Staged) -> str:
+    """``VIEW`` for a live view (``materialize: live``) and a versioned release's view of its
+    version (``materialize: view``, :mod:`anonsql.versions`); ``TABLE`` otherwise (a layout
+    that is not versioned publishes a frozen table for ``view`` too: never a live view unless
+    asked)."""
+    materialize = staged.resolved.spec.output.materialize
+    versioned = getattr(staged.layout, "delta", None) is not None
+    return "VIEW" if materialize == "live" or (materialize == "view" and versioned) else "TABLE"
 
 
 def exposure_columns(staged: Staged) -> list[str]:

@@ -41,6 +41,13 @@ class ReleaseStatus:
     stale: bool
     recovered_rows: int = 0
     refined_violations: int = 0
+    #: Versioned releases (:mod:`anonsql.versions`): the current version, the source rows it
+    #: holds back (new since it, or not placed in a class by it) and the deleted rows it
+    #: still serves; None for a live view or a release that is not versioned.
+    version: int | None = None
+    new_rows: int | None = None
+    held_rows: int | None = None
+    pending_deletions: int | None = None
 
     @property
     def exposed(self) -> bool:
@@ -83,13 +90,33 @@ def release_status(engine: Engine, output: TableName) -> ReleaseStatus:
 def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
     # the measure step reads releases too: imported here, not at the top
     from anonsql.measure.linkage import release_linkage
+    from anonsql.versions.status import certified_checksum, held_back
 
     names: OutputNames = release.names
+    published = engine.count_rows(names.main)
+    versions = held_back(engine, names)
+    if versions is not None:
+        return ReleaseStatus(
+            output=str(names.main),
+            materialize=str(release.certificate.get("materialize")),
+            certified_source_rows=release.source_rows,
+            certified_rows=int(release.certificate["published_rows"]),
+            source_rows=engine.count_rows(names.source),
+            released_rows=published,
+            published_rows=published,
+            withheld_rows=0,
+            uncovered_rows=versions.new_rows + versions.held_rows,
+            suppressed_rows=0,
+            stale=versions.stale,
+            version=versions.version,
+            new_rows=versions.new_rows,
+            held_rows=versions.held_rows,
+            pending_deletions=versions.pending_deletions,
+        )
     coverage = LAYOUTS.get(release.layout).coverage(engine, release)
     released = engine.count_rows(names.released)
-    published = engine.count_rows(names.main)
-    view = release.certificate.get("materialize") == "view"
-    certified = release.certificate.get("source_checksum")
+    view = release.certificate.get("materialize") == "live"
+    certified = certified_checksum(engine, names)
     stale = certified is None or checksum(engine, names.source) != certified
     linkage = release_linkage(engine, release)
     return ReleaseStatus(

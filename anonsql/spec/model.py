@@ -46,7 +46,10 @@ class OutputSpec(_Strict):
 
     schema_: str = Field(default="anon", alias="schema", min_length=1)
     name: str = Field(min_length=1)
-    materialize: Literal["view", "table"] = "view"
+    #: ``view``: a view of the current certified version's private table; ``table``: the
+    #: version as a table; ``live``: a guarded live view of the source (opt-in: it changes with
+    #: the source, see docs/security.md "Live views").
+    materialize: Literal["view", "table", "live"] = "view"
     #: Roles given SELECT on the published relation and its reports (never on the companions
     #: holding original values, which live in ``private_schema``).
     grants: list[str] = Field(default_factory=list)

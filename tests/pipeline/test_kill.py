@@ -28,9 +28,20 @@ BIG_PEOPLE = (
 )
 
 
-def start_run(spec_path: Path, *, wait_for: str = "round 2:") -> subprocess.Popen[str]:
+def start_run(
+    spec_path: Path, *, wait_for: str = "round 2:", replace: bool = False
+) -> subprocess.Popen[str]:
+    """``replace``: partition the whole source again (re-running a versioned release over an
+    unchanged source partitions nothing)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "anonsql", "run", str(spec_path)],
+        [
+            sys.executable,
+            "-m",
+            "anonsql",
+            "run",
+            *(["--replace"] if replace else []),
+            str(spec_path),
+        ],
         stderr=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -99,7 +110,7 @@ def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
     # a release to replace: the live run below waits at publish for an analyst reading it, so
     # it is still running however fast its rounds are
     run_to_the_end(spec)
-    killed = start_run(spec)
+    killed = start_run(spec, replace=True)
     killed.send_signal(signal.SIGKILL)
     killed.communicate(timeout=60)
     time.sleep(0.5)  # the server notices the closed session and releases its lock
@@ -109,7 +120,7 @@ def test_killed_run_on_postgres_is_cleaned_but_live_runs_are_not(
     with psycopg.connect(pg_database) as analyst:
         # a read in an open transaction: the live run's publish cannot drop the view until it ends
         analyst.execute("SELECT * FROM anon.people LIMIT 1").fetchall()
-        live = start_run(spec)
+        live = start_run(spec, replace=True)
         try:
             with _pg(pg_server, pg_database) as engine:
                 running = {r[0] for r in work_schemas(engine)}

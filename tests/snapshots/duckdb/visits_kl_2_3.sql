@@ -15,6 +15,9 @@ SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
 ORDER BY schema_name;
 ATTACH ':memory:' AS "anonsql_work_RUN";
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
@@ -841,67 +844,7 @@ FROM "main"."visits" AS s
 JOIN "anon_private"."visits__person_map" AS m ON m.person_id = s."pid"
 JOIN "anon_private"."visits__item_map" AS f
   ON f.safb = m.safb AND f.item = CAST(s."disease" AS VARCHAR);
-DESCRIBE "anon_private"."visits__released";
-CREATE VIEW "anon"."visits" AS
-WITH "stage_0" AS (
-  SELECT * FROM "anon_private"."visits__released"
-),
-"stage_1" AS (
-  SELECT r.* FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS (
-      SELECT 1 FROM (WITH members AS (
-  SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
-  FROM "stage_0" AS r
-)
-SELECT person, COUNT(*) AS qid_vectors
-FROM members
-GROUP BY person
-HAVING COUNT(*) > 1) AS v
-      WHERE v."person" IS NOT DISTINCT FROM r."pid"
-    )
-),
-"stage_2" AS (
-  SELECT r.* FROM "stage_1" AS r
-  WHERE
-    NOT EXISTS (
-      SELECT 1 FROM (WITH members AS (
-  SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
-  FROM "stage_1" AS r
-),
-fingerprints AS (
-  SELECT person, ARRAY_AGG(item ORDER BY item) AS fp
-  FROM (
-    SELECT DISTINCT "pid" AS person, "disease" AS item
-    FROM "stage_1" AS r
-  ) AS items
-  GROUP BY person
-),
-cells AS (
-  SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n
-  FROM members AS m
-  JOIN fingerprints AS f ON f.person = m.person
-  GROUP BY "q0", "q1", "q2", f.fp
-),
-fingerprint_classes AS (
-  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons,
-    COUNT(*) AS fingerprints
-  FROM cells
-  GROUP BY "q0", "q1", "q2"
-),
-buckets AS (
-  SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp
-)
-SELECT 'fingerprint bucket' AS violation, persons
-FROM buckets
-WHERE persons < 2
-UNION ALL
-SELECT 'class' AS violation, class_persons AS persons
-FROM fingerprint_classes
-WHERE top_persons * 3 > class_persons) AS v
-    )
-)
-SELECT * FROM "stage_2";
+CREATE TABLE "anon"."visits" AS SELECT * FROM "anon_private"."visits__released";
 CREATE VIEW "anon_private"."visits__released_by_person" AS
 SELECT
   m.person AS "pid"
@@ -917,50 +860,7 @@ JOIN (
   FROM "anon"."visits__fingerprints"
   GROUP BY safb
 ) AS fp ON fp.safb = m.safb;
-DESCRIBE "anon_private"."visits__released_by_person";
-CREATE VIEW "anon"."visits__by_person" AS
-WITH "stage_0" AS (
-  SELECT * FROM "anon_private"."visits__released_by_person"
-),
-"stage_1" AS (
-  SELECT r.* FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS (
-      SELECT 1 FROM (WITH people AS (
-  SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp
-  FROM "stage_0" AS r
-),
-members AS (
-  SELECT person, "q0", "q1", "q2" FROM people
-),
-fingerprints AS (
-  SELECT person, fp FROM people
-),
-cells AS (
-  SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n
-  FROM members AS m
-  JOIN fingerprints AS f ON f.person = m.person
-  GROUP BY "q0", "q1", "q2", f.fp
-),
-fingerprint_classes AS (
-  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons,
-    COUNT(*) AS fingerprints
-  FROM cells
-  GROUP BY "q0", "q1", "q2"
-),
-buckets AS (
-  SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp
-)
-SELECT 'fingerprint bucket' AS violation, persons
-FROM buckets
-WHERE persons < 2
-UNION ALL
-SELECT 'class' AS violation, class_persons AS persons
-FROM fingerprint_classes
-WHERE top_persons * 3 > class_persons) AS v
-    )
-)
-SELECT * FROM "stage_1";
+CREATE TABLE "anon"."visits__by_person" AS SELECT * FROM "anon_private"."visits__released_by_person";
 CREATE TABLE "anon"."visits__classes" AS
 SELECT
   "age",
@@ -1052,43 +952,6 @@ WHERE top_persons * 3 > class_persons
 ) AS "v";
 SELECT COUNT(*) FROM "anon"."visits" AS r;
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."visits__classes" AS c;
-DESCRIBE "anon"."visits__by_person";
-WITH cells AS (
-  SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", "disease" AS "a0", CAST(COUNT(*) AS BIGINT) AS n
-FROM "anon"."visits__by_person" AS r
-GROUP BY "age", "gender", "zip", "disease"
-),
-per_group AS (
-  SELECT "k0", "k1", "k2", SUM(n) AS n, MAX(n) AS top
-  FROM cells
-  GROUP BY "k0", "k1", "k2"
-),
-per_value AS (
-  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
-)
-SELECT
-  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
-  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
-  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
-  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
-  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
-FROM per_group;
-SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
-FROM "anon"."visits__by_person" AS r
-GROUP BY "age", "gender", "zip") AS g;
-SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
-FROM "anon"."visits__by_person" AS r
-GROUP BY "age", "gender", "zip") AS g;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."visits__classes" AS c;
 SELECT
@@ -1129,9 +992,25 @@ SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n
 ORDER BY n;
+CREATE TABLE "anon"."visits__certificate" AS SELECT * FROM "__anonsql_arrow_N";
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__version_rows', 'visits__held', 'visits__history'));
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
+CREATE TABLE "anon_private"."visits__versions" (
+  version INTEGER, created_at VARCHAR, published_rows BIGINT, inserted_rows BIGINT,
+  deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
+  spec_sha256 VARCHAR, run_id VARCHAR
+);
 DESCRIBE "anon_private"."visits__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "disease") % 1000000007), 0) AS checksum
 FROM "anon_private"."visits__source" AS r;
-CREATE TABLE "anon"."visits__certificate" AS SELECT * FROM "__anonsql_arrow_N";
+INSERT INTO "anon_private"."visits__versions" VALUES (
+1, '2026-11-27T19:58:07+00:00', NULL, NULL, NULL, NULL, NULL, '10:7329536694', '291c315a7194f8ea459462ff43237a6e47eb6d7f30ed50ae9b83eaa5ed98516f', '2d001c3d5d5b');
 COMMIT;
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

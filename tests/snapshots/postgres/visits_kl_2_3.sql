@@ -34,6 +34,22 @@ SELECT
 
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anonsql_work_RUN';
+
 CREATE TABLE "anonsql_work_RUN"."leaves0" (
   "value" TEXT,
   "leaf_rank" INT
@@ -2141,51 +2157,10 @@ JOIN "anon_private"."visits__person_map" AS m
 JOIN "anon_private"."visits__item_map" AS f
   ON f.safb = m.safb AND f.item = CAST(s."disease" AS TEXT);
 
+CREATE TABLE "anon"."visits" AS
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released'
-ORDER BY
-  ordinal_position;
-
-DROP FUNCTION IF EXISTS "anon_private"."visits__guard"();
-
-CREATE FUNCTION "anon_private"."visits__guard"()
-RETURNS TABLE (
-  "pid" "anon_private"."visits__released"."pid"%TYPE,
-  "age" "anon_private"."visits__released"."age"%TYPE,
-  "gender" "anon_private"."visits__released"."gender"%TYPE,
-  "zip" "anon_private"."visits__released"."zip"%TYPE,
-  "disease" "anon_private"."visits__released"."disease"%TYPE
-)
-LANGUAGE sql STABLE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."visits__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "stage_0" AS r) SELECT person, COUNT(*) AS qid_vectors FROM members GROUP BY person HAVING COUNT(*) > 1) AS v WHERE COALESCE(v."person", 0) = COALESCE(r."pid", 0) AND (v."person" IS NULL) = (r."pid" IS NULL))), "stage_2" AS (SELECT r.* FROM "stage_1" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH members AS (SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2" FROM "stage_1" AS r), fingerprints AS (SELECT person, ARRAY_AGG(item ORDER BY item) AS fp FROM (SELECT DISTINCT "pid" AS person, "disease" AS item FROM "stage_1" AS r) AS items GROUP BY person), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT ''fingerprint bucket'' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT ''class'' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v)) SELECT * FROM "stage_2"';
-
-CREATE VIEW "anon"."visits" AS SELECT * FROM "anon_private"."visits__guard"();
-
-ALTER VIEW "anon"."visits"
-SET (security_barrier = TRUE);
+  *
+FROM "anon_private"."visits__released";
 
 CREATE VIEW "anon_private"."visits__released_by_person" AS
 SELECT
@@ -2211,51 +2186,10 @@ JOIN (
 ) AS fp
   ON fp.safb = m.safb;
 
+CREATE TABLE "anon"."visits__by_person" AS
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released_by_person'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released_by_person'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__released_by_person'
-ORDER BY
-  ordinal_position;
-
-DROP FUNCTION IF EXISTS "anon_private"."visits__by_person__guard"();
-
-CREATE FUNCTION "anon_private"."visits__by_person__guard"()
-RETURNS TABLE (
-  "pid" "anon_private"."visits__released_by_person"."pid"%TYPE,
-  "age" "anon_private"."visits__released_by_person"."age"%TYPE,
-  "gender" "anon_private"."visits__released_by_person"."gender"%TYPE,
-  "zip" "anon_private"."visits__released_by_person"."zip"%TYPE,
-  "disease" "anon_private"."visits__released_by_person"."disease"%TYPE
-)
-LANGUAGE sql STABLE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."visits__released_by_person"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (WITH people AS (SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp FROM "stage_0" AS r), members AS (SELECT person, "q0", "q1", "q2" FROM people), fingerprints AS (SELECT person, fp FROM people), cells AS (SELECT "q0", "q1", "q2", f.fp, COUNT(*) AS n FROM members AS m JOIN fingerprints AS f ON f.person = m.person GROUP BY "q0", "q1", "q2", f.fp), fingerprint_classes AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_persons, MAX(n) AS top_persons, COUNT(*) AS fingerprints FROM cells GROUP BY "q0", "q1", "q2"), buckets AS (SELECT fp, COUNT(*) AS persons FROM fingerprints GROUP BY fp) SELECT ''fingerprint bucket'' AS violation, persons FROM buckets WHERE persons < 2 UNION ALL SELECT ''class'' AS violation, class_persons AS persons FROM fingerprint_classes WHERE top_persons * 3 > class_persons) AS v)) SELECT * FROM "stage_1"';
-
-CREATE VIEW "anon"."visits__by_person" AS SELECT * FROM "anon_private"."visits__by_person__guard"();
-
-ALTER VIEW "anon"."visits__by_person"
-SET (security_barrier = TRUE);
+  *
+FROM "anon_private"."visits__released_by_person";
 
 CREATE TABLE "anon"."visits__classes" AS
 SELECT
@@ -2447,100 +2381,6 @@ SELECT
 FROM "anon"."visits__classes" AS c;
 
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon' AND table_name = 'visits__by_person'
-ORDER BY
-  ordinal_position;
-
-WITH cells AS (
-  SELECT
-    "age" AS "k0",
-    "gender" AS "k1",
-    "zip" AS "k2",
-    "disease" AS "a0",
-    CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY
-    "age",
-    "gender",
-    "zip",
-    "disease"
-), per_group AS (
-  SELECT
-    "k0",
-    "k1",
-    "k2",
-    SUM(n) AS n,
-    MAX(n) AS top
-  FROM cells
-  GROUP BY
-    "k0",
-    "k1",
-    "k2"
-), per_value AS (
-  SELECT
-    a0,
-    SUM(n) AS n
-  FROM cells
-  GROUP BY
-    a0
-)
-SELECT
-  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
-  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
-  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
-  (
-    SELECT
-      CAST(COALESCE(MAX(n), 0) AS BIGINT)
-    FROM per_value
-  ) AS baseline_correct,
-  (
-    SELECT
-      CAST(COUNT(*) AS BIGINT)
-    FROM per_value
-  ) AS domain
-FROM per_group;
-
-SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (
-  SELECT
-    "age" AS "k0",
-    "gender" AS "k1",
-    "zip" AS "k2",
-    CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY
-    "age",
-    "gender",
-    "zip"
-) AS g;
-
-SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (
-  SELECT
-    "age" AS "k0",
-    "gender" AS "k1",
-    "zip" AS "k2",
-    CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY
-    "age",
-    "gender",
-    "zip"
-) AS g;
-
-SELECT
   COUNT(*) AS classes,
   SUM(class_size) AS published,
   SUM(class_size * class_size) AS squares
@@ -2666,25 +2506,6 @@ GROUP BY
 ORDER BY
   n;
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'visits__source'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(
-    SUM(
-      HASHTEXTEXTENDED(CAST(ROW(r."name", r."pid", r."age", r."gender", r."zip", r."disease") AS TEXT), 0) % 1000000007
-    ),
-    0
-  ) AS checksum
-FROM "anon_private"."visits__source" AS r;
-
 CREATE TABLE "anon"."visits__certificate" (
   "run_id" TEXT,
   "created_at" TEXT,
@@ -2708,13 +2529,12 @@ CREATE TABLE "anon"."visits__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "counts" TEXT,
-  "source_checksum" TEXT,
+  "live_view" BOOLEAN,
+  "live_view_risk" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
   "risk_settings" TEXT,
-  "attacks" TEXT,
   "person_level" TEXT
 );
 
@@ -2741,18 +2561,95 @@ COPY "anon"."visits__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "counts",
-  "source_checksum",
+  "live_view",
+  "live_view_risk",
   "spec_sha256",
   "seconds",
   "source_risk",
   "risk_settings",
-  "attacks",
   "person_level"
 )
 FROM STDIN;
 
 ANALYZE "anon"."visits__certificate";
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('visits__version_rows', 'visits__held', 'visits__history')
+  );
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('visits__versions')
+  );
+
+CREATE TABLE "anon_private"."visits__versions" (
+  version INT,
+  created_at TEXT,
+  published_rows BIGINT,
+  inserted_rows BIGINT,
+  deleted_rows BIGINT,
+  held_rows BIGINT,
+  pending_deletions BIGINT,
+  source_checksum TEXT,
+  spec_sha256 TEXT,
+  run_id TEXT
+);
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'visits__source'
+ORDER BY
+  ordinal_position;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(
+    SUM(
+      HASHTEXTEXTENDED(CAST(ROW(r."name", r."pid", r."age", r."gender", r."zip", r."disease") AS TEXT), 0) % 1000000007
+    ),
+    0
+  ) AS checksum
+FROM "anon_private"."visits__source" AS r;
+
+INSERT INTO "anon_private"."visits__versions"
+VALUES
+  (
+    1,
+    '2026-11-27T19:58:13+00:00',
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    '10:-1830651213',
+    'c49797d911b7bcbbb079274244c347e99867b29ccb7bf5c3034f68a2d967b085',
+    '89f2c9ca31ae'
+  );
 
 COMMIT;
 

@@ -1,0 +1,318 @@
+"""What a new version of a release changes, decided before the algorithm runs.
+
+A release is a sequence of certified versions (docs/releases.md). Following m-invariance
+(Xiao and Tao, SIGMOD 2007), the secure incremental l-diversity of Byun, Sohn, Bertino and Li
+(SDM workshop on privacy, 2006) and the correspondence attacks of Fung, Wang, Fu and Pei
+("Anonymity for continuous data publishing", EDBT 2008), a row never joins a class that an
+analyst has already seen, and a class never loses rows that, as a set, would reveal a person:
+
+* **insertions** (rows new since the last version, and rows it held back) are partitioned
+  *among themselves* by the spec's algorithm into new classes; what cannot form a class stays
+  held back;
+* **deletions** leave a class only as a batch: a class's pending deletions are applied when
+  they, as one class, satisfy the models and the rows the class keeps do too (or none are
+  left); otherwise the class keeps serving its previous rows.
+
+With monotonic class-level models, between any two versions the rows inserted into a class
+are a union of whole new classes and the rows deleted from it a union of batches, each
+satisfying the models, so their union does: differencing two kept versions shows nothing the
+models do not allow. The verify step checks exactly that, from the history alone
+(:mod:`anonsql.versions.pairs`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from anonsql.algorithms import ProgressCallback
+from anonsql.algorithms.base import Partitioning
+from anonsql.algorithms.workspace import Workspace, new_run_id, work_schema
+from anonsql.engines import Engine
+from anonsql.errors import SpecError
+from anonsql.prepare.cleanup import remove_dead_workspaces
+from anonsql.privacy.base import PrivacyModel
+from anonsql.resolve import Resolved
+from anonsql.spec.output import OutputNames
+from anonsql.sql import SqlRenderer, TableName
+from anonsql.sql.quoting import TEMPLATE_DIALECT
+from anonsql.versions.names import KEY_HASH, KEY_ORD, VersionNames
+
+#: The ``--replace`` fix, named in every refusal to re-publish.
+REPLACE_FIX = (
+    "publish under another output name, or run with --replace (api.run(..., replace=True)) to "
+    "drop the release's history and start again at version 1, which lets an analyst who kept "
+    "the previous release compare it with the new one (the certificate records it)"
+)
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The last version's summary row."""
+
+    version: int
+    checksum: str
+    spec_sha256: str
+    published_rows: int
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A versioned run's inputs: the new version's number, the scratch tables of the source's
+    keyed rows and of the batch to partition, and the classes whose deletions apply."""
+
+    names: VersionNames
+    run_id: str
+    version: int
+    previous: Previous | None
+    #: The spec as resolved on the whole source (the certificate's).
+    original: Resolved
+    keyed: TableName
+    #: Rows waiting for a class (new since the last version, and held back by it).
+    batch: TableName
+    batch_rows: int
+    #: The rows the algorithm partitions: the batch, or none when it cannot form one class.
+    placing: TableName
+    #: Published rows whose source row is gone, and the classes whose batch is applied now.
+    deleted: TableName | None
+    pending_deletions: int
+    applied: TableName | None
+    applied_deletions: int
+    checksum: str
+    #: Why the history started again at this version (``--replace``, a changed spec), if so.
+    replaced: str | None
+
+    @property
+    def work_schema(self) -> str:
+        return work_schema(self.run_id)
+
+    @property
+    def history_exists(self) -> bool:
+        return self.previous is not None and self.deleted is not None
+
+    @property
+    def columns(self) -> list[str]:
+        """The published columns (in the source's order)."""
+        return published_columns(self.original)
+
+
+@dataclass(frozen=True)
+class Versioning:
+    """How a run publishes: ``delta`` for a versioned release (record layout), None for a
+    live view or a layout that is not versioned; ``resolved`` is what the algorithm runs on."""
+
+    resolved: Resolved
+    delta: Delta | None
+    checksum_names: VersionNames
+    replaced: bool
+    #: The run holding the working schema that the versions step and the workspace share.
+    run_id: str
+
+
+def published_columns(resolved: Resolved) -> list[str]:
+    passthrough, qids = set(resolved.passthrough), set(resolved.qids)
+    return [c.name for c in resolved.catalog if c.name in passthrough or c.name in qids]
+
+
+def spec_sha256(resolved: Resolved) -> str:
+    return hashlib.sha256(resolved.spec.canonical_json().encode()).hexdigest()
+
+
+def versionable(resolved: Resolved, engine: Engine) -> bool:
+    """Whether the release is published as versions: the record layout, with models that are
+    monotonic and decided per class (no table-level verdict, no population), on an engine with
+    transactional DDL (the history changes with the release, or not at all)."""
+    return (
+        resolved.spec.output.materialize != "live"
+        and resolved.algorithm.layout == "record"
+        and engine.transactional_ddl
+        and all(versionable_model(m) for m in resolved.models)
+    )
+
+
+def versionable_model(model: PrivacyModel) -> bool:
+    return model.monotonic and model.guard == "class" and not model.requires
+
+
+def previous_version(engine: Engine, names: VersionNames) -> Previous | None:
+    if engine.relation_kind(names.versions) is None:
+        return None
+    rows = engine.query("versions/last_version", versions=names.versions)
+    if not rows:
+        return None
+    version, checksum, sha, published = rows[0]
+    return Previous(int(version), str(checksum), str(sha), int(published or 0))
+
+
+@contextlib.contextmanager
+def versioning(resolved: Resolved, engine: Engine, *, replace: bool) -> Iterator[Versioning]:
+    """Decide how this run publishes and build its scratch tables (dropped when it ends).
+
+    Refuses (unless ``replace``) to re-publish a changed source where the release is not
+    versioned, and to re-publish a versioned release under a changed spec."""
+    spec = resolved.spec
+    names = VersionNames(OutputNames(resolved.output, spec.output.private_schema))
+    run_id = new_run_id()
+    schema = work_schema(run_id)
+    remove_dead_workspaces(engine)
+    engine.hold_run(run_id)
+    try:
+        engine.create_work_schema(schema)
+        previous = None if replace else previous_version(engine, names)
+        history = previous is not None and engine.relation_kind(names.history) is not None
+        if not versionable(resolved, engine):
+            if previous is not None and not history and spec.output.materialize != "live":
+                from anonsql.release.status import checksum
+
+                source = names.names.source
+                if (
+                    engine.relation_kind(source) is None
+                    or checksum(engine, source) != previous.checksum
+                ):
+                    raise SpecError(
+                        "output",
+                        f"{resolved.output} is a release of a source that changed since; "
+                        f"the {resolved.algorithm.layout} layout is not versioned, so a new "
+                        "release would be compared with the previous one",
+                        REPLACE_FIX,
+                    )
+            yield Versioning(resolved, None, names, replace, run_id)
+            return
+        delta = _delta(resolved, engine, names, run_id, previous if history else None)
+        restarted = "replaced" if replace else None
+        if history and previous is not None and previous.spec_sha256 != spec_sha256(resolved):
+            if delta.checksum != previous.checksum:
+                raise SpecError(
+                    "output",
+                    f"{resolved.output} has versions certified under another spec and its "
+                    "source changed since; new classes under this spec would be compared with "
+                    "them",
+                    REPLACE_FIX,
+                )
+            # the same rows under another spec: a new history (as a re-run always did)
+            engine.drop_work_schema(schema)
+            engine.create_work_schema(schema)
+            delta = _delta(resolved, engine, names, run_id, None)
+            restarted = "restarted: the spec changed, the source did not"
+        delta = dataclasses.replace(delta, replaced=restarted)
+        yield Versioning(_for_algorithm(delta, engine), delta, names, replace, run_id)
+    finally:
+        with contextlib.suppress(Exception):
+            engine.drop_work_schema(schema)
+        with contextlib.suppress(Exception):
+            engine.release_run(run_id)
+
+
+def _delta(
+    resolved: Resolved, engine: Engine, names: VersionNames, run_id: str, previous: Previous | None
+) -> Delta:
+    def table(kind: str) -> TableName:
+        return TableName(f"v_{kind}", work_schema(run_id))
+
+    keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+    keyed = table("keyed")
+    engine.run(
+        "versions/keyed",
+        target=keyed,
+        source=resolved.source,
+        columns=[c.name for c in resolved.catalog],
+        **keys,
+    )
+    rows, value = engine.query("versions/checksum", keyed=keyed, **keys)[0]
+    checksum = f"{int(rows)}:{int(value)}"
+    history = names.history if previous is not None else None
+    batch = table("batch")
+    engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
+    batch_rows = engine.count_rows(batch)
+    deleted = applied = None
+    pending = applied_rows = 0
+    if history is not None:
+        deleted = table("deleted")
+        engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+        pending = engine.count_rows(deleted)
+        remaining = table("remaining")
+        engine.run("versions/remaining", target=remaining, history=history, deleted=deleted, **keys)
+        applied = table("applied")
+        renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+        refusals = [
+            ready.violations_sql(renderer, relation, ["class_id"])
+            for relation in (deleted, remaining)
+            for ready in (m.prepared(engine, relation, ["class_id"]) for m in resolved.models)
+        ]
+        engine.run("versions/applied", target=applied, deleted=deleted, refusals=refusals)
+        applied_rows = int(
+            engine.query("versions/applied_rows", deleted=deleted, applied=applied)[0][0]
+        )
+    placing = batch
+    if previous is not None and not _forms_a_class(
+        engine, batch, batch_rows, resolved.models, table("one_group")
+    ):
+        placing = table("empty")
+        engine.run("versions/empty_like", target=placing, source=batch)
+    return Delta(
+        names=names,
+        run_id=run_id,
+        version=(previous.version + 1) if previous is not None else 1,
+        previous=previous,
+        original=resolved,
+        keyed=keyed,
+        batch=batch,
+        batch_rows=batch_rows,
+        placing=placing,
+        deleted=deleted,
+        pending_deletions=pending,
+        applied=applied,
+        applied_deletions=applied_rows,
+        checksum=checksum,
+        replaced=None,
+    )
+
+
+def _forms_a_class(
+    engine: Engine, batch: TableName, rows: int, models: Sequence[PrivacyModel], view: TableName
+) -> bool:
+    """Whether the batch's rows, as one class, satisfy every model (else no class of them
+    can: the algorithm is not run and they stay held back)."""
+    if rows == 0:
+        return False
+    engine.run("versions/one_group", target=view, relation=batch)
+    try:
+        for model in models:
+            ready = model.prepared(engine, view, ["class_id"])
+            if engine.count_query_rows(ready.violations_sql(engine.sql, view, ["class_id"])):
+                return False
+        return True
+    finally:
+        engine.drop(view, view=True)
+
+
+def _for_algorithm(delta: Delta, engine: Engine) -> Resolved:
+    """The resolved spec the algorithm runs on: the rows to place. After the first version a
+    batch's rows that no class can take are held back rather than failing the run (its
+    suppression limit is 1)."""
+    resolved = delta.original
+    spec = resolved.spec
+    if delta.version > 1:
+        spec = spec.model_copy(update={"suppression_limit": 1.0})
+    rows = engine.count_rows(delta.placing)
+    return dataclasses.replace(resolved, spec=spec, source=delta.placing, rows=rows)
+
+
+def partition(
+    versioning: Versioning, workspace: Workspace, progress: ProgressCallback
+) -> Partitioning:
+    """The algorithm's partitions of the rows to place; none, without running it, when a later
+    version has no rows to place (a batch that cannot form one class is held back whole)."""
+    algorithm = versioning.resolved.algorithm
+    if versioning.delta is None or versioning.delta.version == 1 or workspace.rows > 0:
+        progress(f"partitioning {workspace.rows} rows with {algorithm.name}")
+        return algorithm.partition(workspace, progress)
+    workspace.engine.run(
+        "versions/empty_parts", target=workspace.work("parts"), dims=workspace.dimensions
+    )
+    return Partitioning(
+        partitions=0, suppressed_rows=0, suppressed_partitions=0, rounds=0, statements=1
+    )

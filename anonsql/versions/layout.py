@@ -1,0 +1,177 @@
+"""The record layout published as versions: each publish appends a certified version to the
+release's private history and publishes exactly its rows (docs/releases.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from anonsql.layouts.record import RecordLayout
+from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
+from anonsql.sql import TableName
+from anonsql.versions.delta import Delta, spec_sha256
+from anonsql.versions.names import KEY_HASH, KEY_ORD
+from anonsql.versions.pairs import differencing_violations
+
+
+@dataclass(frozen=True)
+class VersionedRecordLayout(RecordLayout):
+    """:class:`RecordLayout` whose released rows are the history's current version: the
+    batch's new classes join it, the classes whose deletions apply lose them, and the main
+    relation is a table (``materialize: table``) or a view of a private table holding exactly
+    the version's rows (``materialize: view``)."""
+
+    delta: Delta | None = None
+
+    @property
+    def d(self) -> Delta:
+        assert self.delta is not None
+        return self.delta
+
+    def create(self, names: OutputNames, kind: str) -> None:
+        ws, d = self.workspace, self.d
+        e = ws.engine
+        vn = d.names
+        keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+        leaves = {i.index: ws.work(f"leaves{i.index}") for i in ws.dimensions if not i.is_numeric}
+        e.run(
+            "publish/recoding",
+            target=names.recoding,
+            rows=ws.work("rows"),
+            generalized=ws.work("generalized"),
+            dims=ws.dimensions,
+            leaves=leaves,
+            suffix=GENERALIZED_SUFFIX,
+            working_table="",
+        )
+        e.run("publish/source_view", target=names.source, source=d.original.source)
+        qids = set(self.qids)
+        columns = [{"name": c, "qid": c in qids} for c in d.columns]
+        placed, working_table = e.transaction_work(TableName("v_placed", d.work_schema))
+        offset = (
+            int(e.query("versions/max_class", history=vn.history)[0][0]) if d.history_exists else 0
+        )
+        e.run(
+            "versions/placed",
+            target=placed,
+            batch=d.placing,
+            recoding=names.recoding,
+            columns=columns,
+            dims=ws.dimensions,
+            suffix=GENERALIZED_SUFFIX,
+            offset=offset,
+            working_table=working_table,
+            **keys,
+        )
+        try:
+            if not d.history_exists:
+                e.drop_existing(vn.kept())
+                e.run(
+                    "versions/history_create",
+                    target=vn.history,
+                    placed=placed,
+                    columns=d.columns,
+                    **keys,
+                )
+                e.run("versions/versions_create", target=vn.versions)
+            elif d.applied is not None and d.deleted is not None:
+                e.run(
+                    "versions/history_leave",
+                    history=vn.history,
+                    applied=d.applied,
+                    deleted=d.deleted,
+                    version=d.version,
+                    **keys,
+                )
+            e.run(
+                "versions/history_insert",
+                history=vn.history,
+                placed=placed,
+                columns=d.columns,
+                version=d.version,
+                **keys,
+            )
+            e.drop_existing([vn.held, vn.rows])
+            e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, **keys)
+        finally:
+            e.drop_any(placed)
+        e.run("versions/version_rows", target=vn.rows, history=vn.history, columns=d.columns)
+        e.analyze(vn.rows)
+        e.run("versions/version_view", target=names.released, rows=vn.rows)
+        if kind == "VIEW":
+            e.run("versions/version_view", target=names.main, rows=vn.rows)
+        else:
+            e.run("publish/frozen", target=names.main, released=vn.rows)
+        e.run(
+            "versions/versions_insert",
+            target=vn.versions,
+            values=[
+                d.version,
+                dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                self.expected_published,
+                self.placed_rows,
+                d.applied_deletions,
+                self.held_rows,
+                d.pending_deletions - d.applied_deletions,
+                d.checksum,
+                spec_sha256(d.original),
+                ws.run_id,
+            ],
+        )
+
+    @property
+    def placed_rows(self) -> int:
+        return self.resolved.rows - self.partitioning.suppressed_rows
+
+    @property
+    def held_rows(self) -> int:
+        return self.d.batch_rows - self.placed_rows
+
+    @property
+    def expected_published(self) -> int:
+        before = self.d.previous.published_rows if self.d.history_exists and self.d.previous else 0
+        return before - self.d.applied_deletions + self.placed_rows
+
+    def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
+        return {"rows accounted for": (names.main, self.expected_published)}
+
+    def violations(self, names: OutputNames) -> dict[str, int]:
+        found = super().violations(names)
+        d = self.d
+        found.update(
+            differencing_violations(
+                self.workspace.engine,
+                d.names,
+                d.version,
+                self.qids,
+                d.columns,
+                self.workspace.models,
+                d.work_schema,
+            )
+        )
+        return found
+
+    def individuals(self) -> int:
+        """The rows the version accounts for: published (deleted rows whose batch is not
+        complete included) and held back."""
+        return self.expected_published + self.held_rows
+
+    def certificate_fields(self) -> dict[str, Any]:
+        d = self.d
+        stale = self.held_rows > 0 or d.pending_deletions > d.applied_deletions
+        return {
+            **super().certificate_fields(),
+            "version": d.version,
+            "freshness": "stale" if stale else "fresh",
+            "live_view": False,
+            "history": d.replaced or "kept",
+            "source": str(d.original.source),
+            "source_rows": d.original.rows,
+            "suppressed_rows": self.held_rows,
+            "held_rows": self.held_rows,
+            "pending_deletions": d.pending_deletions - d.applied_deletions,
+            "suppression_limit": d.original.spec.suppression_limit,
+            "algorithm": d.original.spec.algorithm_name,
+            "spec_sha256": spec_sha256(d.original),
+        }

@@ -1,0 +1,12 @@
+{# The rows to place in new classes: the source's rows no class of the history publishes now
+   (inserted since the last version, or held back). #}
+CREATE TABLE {{ target | qname }} AS
+SELECT k.*
+FROM {{ keyed | qname }} AS k
+{% if history %}
+WHERE NOT EXISTS (
+  SELECT 1 FROM {{ history | qname }} AS h
+  WHERE h.state = 'published' AND h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
+    AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }}
+)
+{% endif %}

@@ -1,0 +1,9 @@
+{# The batch's rows left out of every class: held back until a later batch places them. #}
+CREATE TABLE {{ target | qname }} AS
+SELECT b.{{ key_hash | ident }}, b.{{ key_ord | ident }}
+FROM {{ batch | qname }} AS b
+WHERE NOT EXISTS (
+  SELECT 1 FROM {{ placed | qname }} AS p
+  WHERE NOT p.suppressed AND p.{{ key_hash | ident }} = b.{{ key_hash | ident }}
+    AND p.{{ key_ord | ident }} = b.{{ key_ord | ident }}
+)

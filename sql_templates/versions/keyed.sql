@@ -1,0 +1,3 @@
+{% from "versions/_keyed.sql" import keyed %}
+CREATE TABLE {{ target | qname }} AS
+{{ keyed(source, columns, key_hash, key_ord) }}

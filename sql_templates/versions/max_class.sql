@@ -1,0 +1,1 @@
+SELECT COALESCE(MAX(h.class_id), 0) FROM {{ history | qname }} AS h

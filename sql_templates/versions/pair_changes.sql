@@ -1,0 +1,17 @@
+{# Per earlier version ``a`` and per published class: the rows inserted since ``a`` (in the
+   new version, not in ``a``) and the rows deleted since ``a`` (in ``a``, not in the new
+   version), from the history alone: what an analyst who kept version ``a`` learns by
+   differencing it against the new one. #}
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
+SELECT v.version AS version_a, CAST('inserted' AS VARCHAR) AS change,
+  {% for c in columns %}h.{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}
+FROM {{ versions | qname }} AS v
+JOIN {{ history | qname }} AS h ON h.state = 'published' AND h.since > v.version
+WHERE v.version < {{ version | lit }}
+UNION ALL
+SELECT v.version AS version_a, CAST('deleted' AS VARCHAR) AS change,
+  {% for c in columns %}h.{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}
+FROM {{ versions | qname }} AS v
+JOIN {{ history | qname }} AS h
+  ON h.until IS NOT NULL AND h.since <= v.version AND h.until > v.version
+WHERE v.version < {{ version | lit }}
