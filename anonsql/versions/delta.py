@@ -238,9 +238,9 @@ def _delta(
         applied = table("applied")
         renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
         refusals = [
-            ready.violations_sql(renderer, relation, ["class_id"])
+            ready.violations_sql(renderer, relation, ["__anonsql_class_id"])
             for relation in (deleted, remaining)
-            for ready in (m.prepared(engine, relation, ["class_id"]) for m in resolved.models)
+            for ready in (m.prepared(engine, relation, ["__anonsql_class_id"]) for m in resolved.models)
         ]
         engine.run("versions/applied", target=applied, deleted=deleted, refusals=refusals)
         applied_rows = int(
@@ -281,8 +281,8 @@ def _forms_a_class(
     engine.run("versions/one_group", target=view, relation=batch)
     try:
         for model in models:
-            ready = model.prepared(engine, view, ["class_id"])
-            if engine.count_query_rows(ready.violations_sql(engine.sql, view, ["class_id"])):
+            ready = model.prepared(engine, view, ["__anonsql_class_id"])
+            if engine.count_query_rows(ready.violations_sql(engine.sql, view, ["__anonsql_class_id"])):
                 return False
         return True
     finally:

@@ -8,8 +8,8 @@ from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 
 #: The row key's columns: a hash of every source column, and an ordinal among identical rows.
-KEY_HASH = "anonsql_row_hash"
-KEY_ORD = "anonsql_row_ord"
+KEY_HASH = "__anonsql_row_hash"
+KEY_ORD = "__anonsql_row_ord"
 
 
 @dataclass(frozen=True)

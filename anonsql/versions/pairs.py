@@ -42,7 +42,7 @@ def differencing_violations(
         columns=list(columns),
     )
     try:
-        keys = ["version_a", "change", *qids]
+        keys = ["__anonsql_version_a", "__anonsql_change", *qids]
         found: dict[str, int] = {}
         for model in models:
             ready = model.prepared(engine, changes, keys)

@@ -1,2 +1,2 @@
 SELECT COUNT(*) FROM {{ deleted | qname }} AS d
-WHERE d.class_id IN (SELECT a.class_id FROM {{ applied | qname }} AS a)
+WHERE d.__anonsql_class_id IN (SELECT a.__anonsql_class_id FROM {{ applied | qname }} AS a)

@@ -2,7 +2,7 @@
 CREATE TABLE {{ target | qname }} AS
 SELECT h.*
 FROM {{ history | qname }} AS h
-WHERE h.state = 'published' AND NOT EXISTS (
+WHERE h.__anonsql_state = 'published' AND NOT EXISTS (
   SELECT 1 FROM {{ keyed | qname }} AS k
   WHERE h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
     AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }}

@@ -4,6 +4,6 @@ SELECT b.{{ key_hash | ident }}, b.{{ key_ord | ident }}
 FROM {{ batch | qname }} AS b
 WHERE NOT EXISTS (
   SELECT 1 FROM {{ placed | qname }} AS p
-  WHERE NOT p.suppressed AND p.{{ key_hash | ident }} = b.{{ key_hash | ident }}
+  WHERE NOT p.__anonsql_suppressed AND p.{{ key_hash | ident }} = b.{{ key_hash | ident }}
     AND p.{{ key_ord | ident }} = b.{{ key_ord | ident }}
 )

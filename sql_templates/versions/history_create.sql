@@ -3,10 +3,10 @@
    published). Created empty; rows come in by history_insert. #}
 CREATE TABLE {{ target | qname }} AS
 SELECT
-  p.{{ key_hash | ident }}, p.{{ key_ord | ident }}, p.class_id,
-  CAST('published' AS VARCHAR) AS state,
-  CAST(0 AS INTEGER) AS since,
-  CAST(NULL AS INTEGER) AS until,
+  p.{{ key_hash | ident }}, p.{{ key_ord | ident }}, p.__anonsql_class_id,
+  CAST('published' AS VARCHAR) AS __anonsql_state,
+  CAST(0 AS INTEGER) AS __anonsql_since,
+  CAST(NULL AS INTEGER) AS __anonsql_until,
 {% for c in columns %}
   p.{{ c | ident }}{{ "," if not loop.last }}
 {% endfor %}

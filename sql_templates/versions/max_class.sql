@@ -1,1 +1,1 @@
-SELECT COALESCE(MAX(h.class_id), 0) FROM {{ history | qname }} AS h
+SELECT COALESCE(MAX(h.__anonsql_class_id), 0) FROM {{ history | qname }} AS h

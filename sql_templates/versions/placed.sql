@@ -3,8 +3,8 @@
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT
   b.{{ key_hash | ident }}, b.{{ key_ord | ident }},
-  CAST(m.pid AS BIGINT) + {{ offset | lit }} AS class_id,
-  m.suppressed AS suppressed,
+  CAST(m.{{ '__anonsql_pid' | ident }} AS BIGINT) + {{ offset | lit }} AS __anonsql_class_id,
+  m.{{ '__anonsql_suppressed' | ident }} AS __anonsql_suppressed,
 {% for c in columns %}
 {% if c.qid %}
   m.{{ (c.name ~ suffix) | ident }} AS {{ c.name | ident }}{{ "," if not loop.last }}

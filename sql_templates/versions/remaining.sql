@@ -2,8 +2,8 @@
 CREATE TABLE {{ target | qname }} AS
 SELECT h.*
 FROM {{ history | qname }} AS h
-WHERE h.state = 'published'
-  AND h.class_id IN (SELECT d.class_id FROM {{ deleted | qname }} AS d)
+WHERE h.__anonsql_state = 'published'
+  AND h.__anonsql_class_id IN (SELECT d.__anonsql_class_id FROM {{ deleted | qname }} AS d)
   AND NOT EXISTS (
     SELECT 1 FROM {{ deleted | qname }} AS d
     WHERE h.{{ key_hash | ident }} = d.{{ key_hash | ident }}

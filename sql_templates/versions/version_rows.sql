@@ -2,4 +2,4 @@
 CREATE TABLE {{ target | qname }} AS
 SELECT {% for c in columns %}h.{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}
 FROM {{ history | qname }} AS h
-WHERE h.state = 'published'
+WHERE h.__anonsql_state = 'published'
