@@ -20,7 +20,6 @@ from helpers import CITY_HIERARCHY
 
 from anonsql import api
 from anonsql.engines import Engine
-from anonsql.errors import EngineError
 from anonsql.hierarchies import read_hierarchy
 from anonsql.layouts import LAYOUTS
 from anonsql.measure import release_context
@@ -241,13 +240,6 @@ def test_exact_release_measures_zero(engine: Engine, tmp_path: Path) -> None:
 
     load_data(engine)
     for layout, spec in _exact_specs(tmp_path):
-        if engine.name == "spark" and layout == "person":
-            # known gap: Spark's released 1:M rows hold the fingerprint column as an ARRAY, and
-            # the linkage gate's recovery query unions it with the source's STRING, which Spark
-            # refuses: the run is refused, nothing is published (strict: fails once fixed)
-            with pytest.raises(EngineError, match="INCOMPATIBLE_COLUMN_TYPE"):
-                api.run(spec, engine=engine)
-            continue
         result = api.run(spec, engine=engine)
         for name, metric in METRICS.items():
             for value in result.metrics:
