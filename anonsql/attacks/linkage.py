@@ -15,7 +15,10 @@ from __future__ import annotations
 from anonsql.attacks.base import Attack, AttackContext, AttackResult, share
 from anonsql.measure.linkage import recovered_rows
 
-NOT_READABLE = "the release's source view is not readable: recovery was not measured"
+NOT_READABLE = (
+    "measured on record releases with a readable source view (the linkage gate covers the "
+    "others at publish)"
+)
 ACKNOWLEDGED = "acknowledged linked columns are left out of the linkage gate: nothing bounded"
 
 

@@ -105,8 +105,17 @@ def publish_context(release: BuiltRelease) -> AttackContext:
             built.hierarchy_nodes,
             tuple(CoveredQid(d.column, d.is_numeric) for d in ws.dimensions),
             tuple(c for c, col in resolved.spec.columns.items() if col.acknowledge_linked),
-        ),
+        )
+        if layout.name == RECOVERED_LAYOUT
+        else None,
     )
+
+
+#: The layout whose attacked rows the recovery measure reads as they are (one row per
+#: individual, every column a value); the other layouts' rows hold lists or buckets (1:M
+#: fingerprints, personalized groups), so their linkage attack is "not measured" (the linkage
+#: gate at publish still reads their released rows).
+RECOVERED_LAYOUT = "record"
 
 
 def release_context(engine: Engine, release: PublishedRelease) -> AttackContext:
@@ -137,7 +146,7 @@ def release_context(engine: Engine, release: PublishedRelease) -> AttackContext:
 
 def _recovery_source(engine: Engine, release: PublishedRelease) -> RecoverySource | None:
     names = release.names
-    if not engine.exists(names.source):
+    if release.layout != RECOVERED_LAYOUT or not engine.exists(names.source):
         return None
     kinds = {a["attribute"]: a["kind"] for a in release.attributes(engine)}
     nodes = names.hierarchy_nodes if engine.exists(names.hierarchy_nodes) else None

@@ -45,11 +45,12 @@ from typing import TYPE_CHECKING
 
 from anonsql.engines import Engine
 from anonsql.privacy.check import PlannedCheck, run_checks
-from anonsql.publish import BuiltRelease, exposure_columns
 from anonsql.resolve.linked import LinkageColumns, LinkageFinding, linkage_columns, refinable
 from anonsql.sql import Relation, TableName
+from anonsql.stage import exposure_columns
 
 if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
     from anonsql.release.reader import PublishedRelease
 
 #: The most subset evaluations :func:`explain` runs per measure (``m + m(m-1)/2`` for ``m``

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -21,9 +21,11 @@ from anonsql.metrics.base import MetricContext, MetricInput, MetricValue, QidInf
 from anonsql.metrics.registry import compute_all, metrics_for
 from anonsql.metrics.risk import RiskSettings, risk_settings, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
-from anonsql.publish import BuiltRelease
-from anonsql.release import PublishedRelease
 from anonsql.spec.output import OutputNames
+
+if TYPE_CHECKING:
+    from anonsql.publish import BuiltRelease
+    from anonsql.release import PublishedRelease
 
 
 @dataclass(frozen=True)

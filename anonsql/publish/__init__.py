@@ -1,6 +1,6 @@
 """The publish step and the swap strategies that make a verified release the published one."""
 
-from anonsql.publish.publish import BuiltRelease, exposure_columns, publish
+from anonsql.publish.publish import BuiltRelease, publish
 from anonsql.publish.swap import Swap, TransactionalSwap, VersionedSwap, swap_for
 
 __all__ = [
@@ -8,7 +8,6 @@ __all__ = [
     "Swap",
     "TransactionalSwap",
     "VersionedSwap",
-    "exposure_columns",
     "publish",
     "swap_for",
 ]

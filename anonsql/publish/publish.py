@@ -13,7 +13,7 @@ from anonsql.engines import Engine
 from anonsql.layouts import Layout
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
-from anonsql.stage import Staged
+from anonsql.stage import Staged, exposure_columns
 
 
 @dataclass(frozen=True)
@@ -96,10 +96,3 @@ def release_kind(staged: Staged) -> str:
     versioned = getattr(staged.layout, "delta", None) is not None
     return "VIEW" if materialize == "live" or (materialize == "view" and versioned) else "TABLE"
 
-
-def exposure_columns(staged: Staged) -> list[str]:
-    """The columns published unchanged whose exposure the measure step reports (all of them
-    but a 1:M release's fingerprint column)."""
-    ws = staged.workspace
-    fingerprint = ws.person.sensitive if ws.person is not None else None
-    return [c for c in staged.resolved.passthrough if c != fingerprint]

@@ -110,3 +110,11 @@ def hierarchy_nodes_table(workspace: Workspace) -> pa.Table:
             "last_leaf": arrow.array(columns["last_leaf"], pa.int32()),
         }
     )
+
+
+def exposure_columns(staged: Staged) -> list[str]:
+    """The columns published unchanged whose exposure the measure step reports (all of them
+    but a 1:M release's fingerprint column)."""
+    ws = staged.workspace
+    fingerprint = ws.person.sensitive if ws.person is not None else None
+    return [c for c in staged.resolved.passthrough if c != fingerprint]

@@ -180,8 +180,8 @@ def test_loss_of_a_mondrian_release_published_by_the_pipeline(
             recoding["age"],
             recoding["city"],
             recoding["income"],
-            recoding["suppressed"],
-            recoding["pid"],
+            recoding["__anonsql_suppressed"],
+            recoding["__anonsql_pid"],
             strict=True,
         )
     }

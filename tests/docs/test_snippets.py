@@ -40,6 +40,10 @@ from paths import ROOT
 OPTED_OUT = {
     ("README.md", "make test"),
     ("README.md", "python3 -m venv .venv && . .venv/bin/activate"),
+    # a running Spark session / a cluster: tests/engines/test_spark_api.py and
+    # test_spark_topologies.py run these calls and this job
+    ("docs/spark.md", "import anonsql.spark"),
+    ("docs/spark.md", "spark-submit --master spark://spark-master:7077 --deploy-mode client \\"),
 }
 
 #: dbt's command line (``python -m dbt.cli.main`` warns that the module is imported twice).

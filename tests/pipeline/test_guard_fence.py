@@ -200,7 +200,8 @@ def test_explain_under_a_table_level_model_exposes_no_class(
         con.execute(
             "UPDATE main.people SET disease = 'gout' WHERE name IN (SELECT s.name FROM "
             "main.people AS s JOIN anon_private.people__recoding AS m USING (age, city, income) "
-            "WHERE m.pid = (SELECT min(pid) FROM anon_private.people__recoding))"
+            "WHERE m.__anonsql_pid = "
+            "(SELECT min(__anonsql_pid) FROM anon_private.people__recoding))"
         )
         classes = con.execute(
             "SELECT age, city, income FROM anon_private.people__released "

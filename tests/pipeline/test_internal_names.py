@@ -128,7 +128,7 @@ def test_user_columns_named_like_internal_ones(
         "columns": {
             qids[0]: {"role": "quasi_identifier", "type": "numeric"},
             qids[1]: {"role": "quasi_identifier", "hierarchy": {"builder": "mask", "char": "*"}},
-            sa: {"role": "sensitive"},
+            sa: {"role": "sensitive", "acknowledge_linked": True},
             ins: {"role": "insensitive", "acknowledge_linked": True},
         },
         **{key: value for key, value in setup.items() if key != "l"},

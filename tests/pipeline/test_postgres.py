@@ -73,9 +73,12 @@ def test_leaky_function_sees_no_withheld_row(
             result = api.run(spec, engine=engine)
             # shrink one class below k and mark what is left of it
             pid = engine.fetchall(
-                "SELECT pid FROM anon_private.people__recoding GROUP BY pid ORDER BY pid LIMIT 1"
+                "SELECT __anonsql_pid FROM anon_private.people__recoding "
+                "GROUP BY __anonsql_pid ORDER BY __anonsql_pid LIMIT 1"
             )[0][0]
-            vectors = "SELECT age, city, income FROM anon_private.people__recoding WHERE pid = "
+            vectors = (
+                "SELECT age, city, income FROM anon_private.people__recoding WHERE __anonsql_pid = "
+            )
             members = engine.fetchall(
                 f"SELECT name FROM main.people WHERE (age, city, income) IN ({vectors}{pid})"
             )

@@ -10,6 +10,10 @@ SELECT
   , CAST(MAX("income") AS DOUBLE) AS "max2"
   , COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
 FROM "main"."people" AS src;
+SELECT
+  COUNT("name") AS "rows0",
+  COUNT(DISTINCT "name") AS "distinct0"
+FROM "main"."people" AS src;
 WITH determines AS (
   SELECT "disease" AS p
     , MIN("age") AS "lo0"
@@ -52,20 +56,6 @@ SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
 ORDER BY schema_name;
 ATTACH ':memory:' AS "anonsql_work_RUN";
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
-CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
-SELECT s.*, k.h AS "anonsql_row_hash", ROW_NUMBER() OVER (PARTITION BY k.h) AS "anonsql_row_ord"
-FROM "main"."people" AS s
-CROSS JOIN LATERAL (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h) AS k;
-SELECT COUNT(*) AS n, COALESCE(SUM(k."anonsql_row_hash" % 1000000007), 0) AS checksum
-FROM "anonsql_work_RUN"."v_keyed" AS k;
-CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-SELECT k.*
-FROM "anonsql_work_RUN"."v_keyed" AS k;
-SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
-SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
@@ -74,7 +64,7 @@ SELECT
     AS uncovered_values
 FROM (
   SELECT CAST("city" AS VARCHAR) AS value
-  FROM "anonsql_work_RUN"."v_batch" AS s
+  FROM "main"."people" AS s
 ) AS src
 WHERE NOT EXISTS (
   SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value
@@ -88,7 +78,7 @@ SELECT
   , src."income" AS "q2"
 
   , CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC NULLS LAST) - 1 AS INTEGER) AS "s0"
-FROM "anonsql_work_RUN"."v_batch" AS src
+FROM "main"."people" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS VARCHAR);
 SELECT "s0" AS code, COUNT(*) AS n
@@ -1025,80 +1015,62 @@ SELECT
   r."g1" AS "city__generalized",
   r."q2" AS "income",
   r."g2" AS "income__generalized",
-  r.suppressed AS suppressed,
-  r.pid AS pid
+  r.suppressed AS "__anonsql_suppressed",
+  r.pid AS "__anonsql_pid"
 FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
-CREATE TEMP TABLE "temp"."anonsql_work_RUN__v_placed" AS
+CREATE VIEW "anon_private"."people__released" AS
 SELECT
-  b."anonsql_row_hash", b."anonsql_row_ord",
-  CAST(m.pid AS BIGINT) + 0 AS class_id,
-  m.suppressed AS suppressed,
   m."age__generalized" AS "age",
   m."city__generalized" AS "city",
   m."income__generalized" AS "income",
-  b."disease" AS "disease",
-  b."note" AS "note"
-FROM "anonsql_work_RUN"."v_batch" AS b
+  s."disease" AS "disease",
+  s."note" AS "note"
+FROM "main"."people" AS s
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income";
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions'));
-CREATE TABLE "anon_private"."people__history" AS
-SELECT
-  p."anonsql_row_hash", p."anonsql_row_ord", p.class_id,
-  CAST('published' AS VARCHAR) AS state,
-  CAST(0 AS INTEGER) AS since,
-  CAST(NULL AS INTEGER) AS until,
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "temp"."anonsql_work_RUN__v_placed" AS p
-WHERE 1 = 0;
-CREATE TABLE "anon_private"."people__versions" (
-  version INTEGER, created_at VARCHAR, published_rows BIGINT, inserted_rows BIGINT,
-  deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
-  spec_sha256 VARCHAR, run_id VARCHAR
-);
-INSERT INTO "anon_private"."people__history"
-SELECT
-  p."anonsql_row_hash", p."anonsql_row_ord", p.class_id,
-  'published', 1, CAST(NULL AS INTEGER),
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "temp"."anonsql_work_RUN__v_placed" AS p
-WHERE NOT p.suppressed;
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__held', 'people__version_rows'));
-CREATE TABLE "anon_private"."people__held" AS
-SELECT b."anonsql_row_hash", b."anonsql_row_ord"
-FROM "anonsql_work_RUN"."v_batch" AS b
-WHERE NOT EXISTS (
-  SELECT 1 FROM "temp"."anonsql_work_RUN__v_placed" AS p
-  WHERE NOT p.suppressed AND p."anonsql_row_hash" = b."anonsql_row_hash"
-    AND p."anonsql_row_ord" = b."anonsql_row_ord"
-);
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'temp' AND table_name IN ('anonsql_work_RUN__v_placed'));
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT h."age", h."city", h."income", h."disease", h."note"FROM "anon_private"."people__history" AS h
-WHERE h.state = 'published';
-CREATE VIEW "anon_private"."people__released" AS SELECT * FROM "anon_private"."people__version_rows";
-CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__version_rows";
-INSERT INTO "anon_private"."people__versions" VALUES (
-1, '2026-11-27T19:58:03+00:00', 400, 400, 0, 0, 0, '400:203227520498', '27710033f8a1c15e6243b5fe4b905b25a0a4e05c928b2c1a8e7d859be97859a6', '364f5fb352d1');
+  ON m."age" = s."age" AND m."city" = CAST(s."city" AS VARCHAR) AND m."income" = s."income"
+WHERE NOT m."__anonsql_suppressed";
+DESCRIBE "anon_private"."people__released";
+CREATE VIEW "anon"."people" AS
+WITH "stage_0" AS (
+  SELECT * FROM "anon_private"."people__released"
+),
+"stage_1" AS (
+  SELECT r.* FROM "stage_0" AS r
+  WHERE
+    NOT EXISTS (
+      SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size
+FROM "stage_0"
+GROUP BY "age", "city", "income"
+HAVING COUNT(*) < 5) AS v
+      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
+    ) AND
+    NOT EXISTS (
+      SELECT 1 FROM (WITH sa_rows AS (
+  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa
+  FROM "stage_0"
+),
+sa_frequencies AS (
+  SELECT "q0", "q1", "q2", sa, COUNT(*) AS n
+  FROM sa_rows
+  GROUP BY "q0", "q1", "q2", sa
+),
+class_stats AS (
+  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values
+  FROM sa_frequencies
+  GROUP BY "q0", "q1", "q2"
+)
+SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values
+FROM class_stats
+WHERE distinct_values < 2) AS v
+      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
+    )
+)
+SELECT * FROM "stage_1";
 CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
-SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS n
+SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
 CREATE TABLE "anon"."people__classes" AS
@@ -1106,7 +1078,7 @@ SELECT
   "age",
   "city",
   "income",
-  CAST(SUM(n) AS BIGINT) AS class_size
+  CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "temp"."anonsql_work_RUN__refined"
 GROUP BY "age", "city", "income";
@@ -1136,6 +1108,305 @@ FROM class_stats
 WHERE distinct_values < 2
 ) AS "v";
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
+DESCRIBE "temp"."anonsql_work_RUN__refined";
+WITH cells AS (
+  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+WITH cells AS (
+  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", "k3", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2", "k3"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note") AS g;
+WITH
+"pairs0" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges0" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+WITH
+"pairs0" AS (
+  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges0" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", r."disease" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", r."disease" AS "s1", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", r."disease" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", "s1", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0", "s1"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", "s1", rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+FROM "temp"."anonsql_work_RUN__refined" AS r
+GROUP BY "age", "city", "income", "note") AS g;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."people__classes" AS c;
 SELECT
@@ -1165,110 +1436,371 @@ ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."v_batch" AS r
+  FROM "main"."people" AS r
   GROUP BY "age", "city", "income")
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n
 ORDER BY n;
 WITH
-given AS MATERIALIZED (
-  SELECT p
-    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
-    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
-    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
-  FROM (
-    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "age" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "age"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "city" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "city"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "disease" AS p, "income" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "disease", "income"
-    ) AS pairs
-    GROUP BY p
-  ) AS shares
-  GROUP BY p
+"pairs0" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
 ),
-refined AS (
-  SELECT r."age", r."city", r."income", r."disease", CAST(SUM(r.n) AS BIGINT) AS n
-  FROM "temp"."anonsql_work_RUN__refined" AS r
-  GROUP BY r."age", r."city", r."income", r."disease"
+"ranges0" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."disease" AS "s0", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", rlo, rhi
 )
-SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
-FROM refined AS r
-JOIN given AS g ON g.p IS NOT DISTINCT FROM r."disease"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city'
-  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
 WITH
-given AS MATERIALIZED (
-  SELECT p
-    , MAX(CASE WHEN q = 0 THEN share END) AS "share0"
-    , MAX(CASE WHEN q = 1 THEN share END) AS "share1"
-    , MAX(CASE WHEN q = 2 THEN share END) AS "share2"
-  FROM (
-    SELECT 0 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "age" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "age"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 1 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "city" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "city"
-    ) AS pairs
-    GROUP BY p
-    UNION ALL
-    SELECT 2 AS q, p, CAST(MAX(c) AS DOUBLE) / SUM(c) AS share
-    FROM (
-      SELECT "note" AS p, "income" AS v, COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY "note", "income"
-    ) AS pairs
-    GROUP BY p
-  ) AS shares
-  GROUP BY p
+"pairs0" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
 ),
-refined AS (
-  SELECT r."age", r."city", r."income", r."note", CAST(SUM(r.n) AS BIGINT) AS n
+"ranges0" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."note" AS "s0", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", lo, hi, n
+  FROM (
+    SELECT "s0", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."note" AS "s0", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+SELECT COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
   FROM "temp"."anonsql_work_RUN__refined" AS r
   GROUP BY r."age", r."city", r."income", r."note"
+) AS classes
+WHERE individuals < 5;
+WITH
+"pairs0" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."age" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges0" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs1" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS VARCHAR)
+),
+"ranges1" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(node.first_leaf AS DOUBLE) AS lo,
+        CAST(node.last_leaf AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city' AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS VARCHAR)
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+"pairs2" AS (
+  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."income" AS DOUBLE) AS pos
+  FROM "anon_private"."people__source" AS s
+),
+"ranges2" AS (
+  SELECT "s0", "s1", lo, hi, n
+  FROM (
+    SELECT "s0", "s1", lo, hi, SUM(n) AS n
+    FROM (
+      SELECT r."disease" AS "s0", r."note" AS "s1", 
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
+        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
+r."__anonsql_rows" AS n
+      FROM "temp"."anonsql_work_RUN__refined" AS r
+      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
+    ) AS published
+    GROUP BY "s0", "s1", lo, hi
+  ) AS distinct_ranges
+  WHERE lo < hi
+),
+events AS (
+  SELECT 0 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 0 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 1 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT 2 AS q, "s0", "s1", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+),
+counted AS (
+  SELECT q, "s0", "s1", kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0", "s1"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, "s0", "s1", rlo, rhi
 )
-SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows
-  , SUM(CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed0"
-  , SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1"
-  , SUM(CASE WHEN g."share2" >= 0.99 AND CAST(r."income" AS VARCHAR) LIKE '[%' THEN r.n ELSE 0 END) AS "revealed2"
-FROM refined AS r
-JOIN given AS g ON g.p IS NOT DISTINCT FROM r."note"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city'
-  AND "h1".label = CAST(r."city" AS VARCHAR);
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q;
+SELECT COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
+  FROM "temp"."anonsql_work_RUN__refined" AS r
+  GROUP BY r."age", r."city", r."income", r."note"
+) AS classes
+WHERE individuals < 5;
+DESCRIBE "anon_private"."people__source";
+SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "disease", "note") % 1000000007), 0) AS checksum
+FROM "anon_private"."people__source" AS r;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
-DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__v_placed";
 DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

@@ -19,6 +19,11 @@ SELECT
   COUNT(DISTINCT "disease") + MAX(CASE WHEN "disease" IS NULL THEN 1 ELSE 0 END) AS "distinct0"
 FROM "main"."people" AS src;
 
+SELECT
+  COUNT("name") AS "rows0",
+  COUNT(DISTINCT "name") AS "distinct0"
+FROM "main"."people" AS src;
+
 WITH determines AS (
   SELECT
     "disease" AS p,
@@ -76,54 +81,6 @@ SELECT
 
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anon_private' AND table_name IN ('people__versions')
-  );
-
-CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
-SELECT
-  s.*,
-  k.h AS "anonsql_row_hash",
-  ROW_NUMBER() OVER (PARTITION BY k.h) AS "anonsql_row_ord"
-FROM "main"."people" AS s
-CROSS JOIN LATERAL (
-  SELECT
-    HASHTEXTEXTENDED(
-      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
-      0
-    ) AS h
-) AS k;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(SUM(k."anonsql_row_hash" % 1000000007), 0) AS checksum
-FROM "anonsql_work_RUN"."v_keyed" AS k;
-
-CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-SELECT
-  k.*
-FROM "anonsql_work_RUN"."v_keyed" AS k;
-
-SELECT
-  COUNT(*)
-FROM "anonsql_work_RUN"."v_batch" AS r;
-
-SELECT
-  COUNT(*)
-FROM "anonsql_work_RUN"."v_batch" AS r;
-
-SELECT
-  COUNT(*)
-FROM information_schema.schemata
-WHERE
-  schema_name = 'anonsql_work_RUN';
-
 CREATE TABLE "anonsql_work_RUN"."leaves1" (
   "value" TEXT,
   "leaf_rank" INT
@@ -168,7 +125,7 @@ SELECT
 FROM (
   SELECT
     CAST("city" AS TEXT) AS value
-  FROM "anonsql_work_RUN"."v_batch" AS s
+  FROM "main"."people" AS s
 ) AS src
 WHERE
   NOT EXISTS(
@@ -205,7 +162,7 @@ SELECT
   "l1".leaf_rank AS "q1",
   src."income" AS "q2",
   CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0"
-FROM "anonsql_work_RUN"."v_batch" AS src
+FROM "main"."people" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS TEXT);
 
@@ -2314,168 +2271,79 @@ SELECT
   r."g1" AS "city__generalized",
   r."q2" AS "income",
   r."g2" AS "income__generalized",
-  r.suppressed AS suppressed,
-  r.pid AS pid
+  r.suppressed AS "__anonsql_suppressed",
+  r.pid AS "__anonsql_pid"
 FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
+
+ANALYZE "anon_private"."people__recoding";
 
 CREATE VIEW "anon_private"."people__source" AS
 SELECT
   *
 FROM "main"."people" AS s;
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_placed" AS
+CREATE VIEW "anon_private"."people__released" AS
 SELECT
-  b."anonsql_row_hash",
-  b."anonsql_row_ord",
-  CAST(m.pid AS BIGINT) + 0 AS class_id,
-  m.suppressed AS suppressed,
   m."age__generalized" AS "age",
   m."city__generalized" AS "city",
   m."income__generalized" AS "income",
-  b."disease" AS "disease",
-  b."note" AS "note"
-FROM "anonsql_work_RUN"."v_batch" AS b
+  s."disease" AS "disease",
+  s."note" AS "note"
+FROM "main"."people" AS s
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = b."age"
-  AND m."city" = CAST(b."city" AS TEXT)
-  AND m."income" = b."income";
-
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
+  ON m."age" = s."age"
+  AND m."city" = CAST(s."city" AS TEXT)
+  AND m."income" = s."income"
 WHERE
-  (
-    table_schema = 'anon_private'
-    AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions')
-  );
+  NOT m."__anonsql_suppressed";
 
-CREATE TABLE "anon_private"."people__history" AS
 SELECT
-  p."anonsql_row_hash",
-  p."anonsql_row_ord",
-  p.class_id,
-  CAST('published' AS TEXT) AS state,
-  CAST(0 AS INT) AS since,
-  CAST(NULL AS INT) AS until,
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "anonsql_work_RUN"."v_placed" AS p
+  column_name,
+  data_type
+FROM information_schema.columns
 WHERE
-  1 = 0;
+  table_schema = 'anon_private' AND table_name = 'people__released'
+ORDER BY
+  ordinal_position;
 
-CREATE TABLE "anon_private"."people__versions" (
-  version INT,
-  created_at TEXT,
-  published_rows BIGINT,
-  inserted_rows BIGINT,
-  deleted_rows BIGINT,
-  held_rows BIGINT,
-  pending_deletions BIGINT,
-  source_checksum TEXT,
-  spec_sha256 TEXT,
-  run_id TEXT
-);
-
-INSERT INTO "anon_private"."people__history"
 SELECT
-  p."anonsql_row_hash",
-  p."anonsql_row_ord",
-  p.class_id,
-  'published',
-  1,
-  CAST(NULL AS INT),
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "anonsql_work_RUN"."v_placed" AS p
+  column_name,
+  data_type
+FROM information_schema.columns
 WHERE
-  NOT p.suppressed;
+  table_schema = 'anon_private' AND table_name = 'people__released'
+ORDER BY
+  ordinal_position;
 
 SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
+  column_name,
+  data_type
+FROM information_schema.columns
 WHERE
-  (
-    table_schema = 'anon_private'
-    AND table_name IN ('people__held', 'people__version_rows')
-  );
+  table_schema = 'anon_private' AND table_name = 'people__released'
+ORDER BY
+  ordinal_position;
 
-CREATE TABLE "anon_private"."people__held" AS
-SELECT
-  b."anonsql_row_hash",
-  b."anonsql_row_ord"
-FROM "anonsql_work_RUN"."v_batch" AS b
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anonsql_work_RUN"."v_placed" AS p
-    WHERE
-      NOT p.suppressed
-      AND p."anonsql_row_hash" = b."anonsql_row_hash"
-      AND p."anonsql_row_ord" = b."anonsql_row_ord"
-  );
+DROP FUNCTION IF EXISTS "anon_private"."people__guard"();
 
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anonsql_work_RUN' AND table_name IN ('v_placed')
-  );
+CREATE FUNCTION "anon_private"."people__guard"()
+RETURNS TABLE (
+  "age" "anon_private"."people__released"."age"%TYPE,
+  "city" "anon_private"."people__released"."city"%TYPE,
+  "income" "anon_private"."people__released"."income"%TYPE,
+  "disease" "anon_private"."people__released"."disease"%TYPE,
+  "note" "anon_private"."people__released"."note"%TYPE
+)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."people__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "stage_0" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL)) AND NOT EXISTS(SELECT 1 FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "stage_0"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL))) SELECT * FROM "stage_1"';
 
-DROP TABLE IF EXISTS "anonsql_work_RUN"."v_placed";
+CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__guard"();
 
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT
-  h."age",
-  h."city",
-  h."income",
-  h."disease",
-  h."note"
-FROM "anon_private"."people__history" AS h
-WHERE
-  h.state = 'published';
-
-ANALYZE "anon_private"."people__version_rows";
-
-CREATE VIEW "anon_private"."people__released" AS
-SELECT
-  *
-FROM "anon_private"."people__version_rows";
-
-CREATE VIEW "anon"."people" AS
-SELECT
-  *
-FROM "anon_private"."people__version_rows";
-
-INSERT INTO "anon_private"."people__versions"
-VALUES
-  (
-    1,
-    '2026-11-27T19:58:07+00:00',
-    400,
-    400,
-    0,
-    0,
-    0,
-    '400:-1921312704',
-    '987fa2003d04a01ee842149236ded559499a208449f1aefc9fb6d50989dc33f0',
-    '16642579e7cf'
-  );
+ALTER VIEW "anon"."people"
+SET (security_barrier = TRUE);
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
 SELECT
@@ -2484,7 +2352,7 @@ SELECT
   "income",
   "disease",
   "note",
-  CAST(COUNT(*) AS BIGINT) AS n
+  CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
 GROUP BY
   "age",
@@ -2500,7 +2368,7 @@ SELECT
   "age",
   "city",
   "income",
-  CAST(SUM(n) AS BIGINT) AS class_size,
+  CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size,
   COUNT(DISTINCT "disease") AS "distinct disease"
 FROM "anonsql_work_RUN"."refined"
 GROUP BY
@@ -2575,6 +2443,717 @@ FROM (
 SELECT
   COALESCE(SUM(class_size), 0) AS n
 FROM "anon"."people__classes" AS c;
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anonsql_work_RUN' AND table_name = 'refined'
+ORDER BY
+  ordinal_position;
+
+WITH cells AS (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    "disease" AS "a0",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income",
+    "disease"
+), per_group AS (
+  SELECT
+    "k0",
+    "k1",
+    "k2",
+    SUM(n) AS n,
+    MAX(n) AS top
+  FROM cells
+  GROUP BY
+    "k0",
+    "k1",
+    "k2"
+), per_value AS (
+  SELECT
+    a0,
+    SUM(n) AS n
+  FROM cells
+  GROUP BY
+    a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
+  (
+    SELECT
+      CAST(COALESCE(MAX(n), 0) AS BIGINT)
+    FROM per_value
+  ) AS baseline_correct,
+  (
+    SELECT
+      CAST(COUNT(*) AS BIGINT)
+    FROM per_value
+  ) AS domain
+FROM per_group;
+
+WITH cells AS (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    "note" AS "k3",
+    "disease" AS "a0",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income",
+    "note",
+    "disease"
+), per_group AS (
+  SELECT
+    "k0",
+    "k1",
+    "k2",
+    "k3",
+    SUM(n) AS n,
+    MAX(n) AS top
+  FROM cells
+  GROUP BY
+    "k0",
+    "k1",
+    "k2",
+    "k3"
+), per_value AS (
+  SELECT
+    a0,
+    SUM(n) AS n
+  FROM cells
+  GROUP BY
+    a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
+  (
+    SELECT
+      CAST(COALESCE(MAX(n), 0) AS BIGINT)
+    FROM per_value
+  ) AS baseline_correct,
+  (
+    SELECT
+      CAST(COUNT(*) AS BIGINT)
+    FROM per_value
+  ) AS domain
+FROM per_group;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income"
+) AS g;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    "note" AS "k3",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income",
+    "note"
+) AS g;
+
+WITH "pairs0" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(s."age" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges0" AS (
+  SELECT
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."age" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs1" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city'
+    AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS TEXT)
+), "ranges1" AS (
+  SELECT
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
+        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city'
+        AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS TEXT)
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs2" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(s."income" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges2" AS (
+  SELECT
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."income" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), events AS (
+  SELECT
+    0 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+), counted AS (
+  SELECT
+    q,
+    "s0",
+    kind,
+    rlo,
+    rhi,
+    n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+), candidates AS (
+  SELECT
+    q,
+    MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE
+    kind <> 1
+  GROUP BY
+    q,
+    "s0",
+    rlo,
+    rhi
+)
+SELECT
+  q,
+  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY
+  q;
+
+WITH "pairs0" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    s."disease" AS "s1",
+    CAST(s."age" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges0" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."note" AS "s0",
+        r."disease" AS "s1",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."age" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs1" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    s."disease" AS "s1",
+    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city'
+    AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS TEXT)
+), "ranges1" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."note" AS "s0",
+        r."disease" AS "s1",
+        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
+        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city'
+        AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS TEXT)
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs2" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    s."disease" AS "s1",
+    CAST(s."income" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges2" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."note" AS "s0",
+        r."disease" AS "s1",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."income" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), events AS (
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+), counted AS (
+  SELECT
+    q,
+    "s0",
+    "s1",
+    kind,
+    rlo,
+    rhi,
+    n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0", "s1"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+), candidates AS (
+  SELECT
+    q,
+    MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE
+    kind <> 1
+  GROUP BY
+    q,
+    "s0",
+    "s1",
+    rlo,
+    rhi
+)
+SELECT
+  q,
+  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY
+  q;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income"
+) AS g;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "city" AS "k1",
+    "income" AS "k2",
+    "note" AS "k3",
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    "age",
+    "city",
+    "income",
+    "note"
+) AS g;
 
 SELECT
   COUNT(*) AS classes,
@@ -2672,7 +3251,7 @@ ANALYZE "anon"."people__metrics";
 WITH class_rows AS (
   SELECT
     CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."v_batch" AS r
+  FROM "main"."people" AS r
   GROUP BY
     "age",
     "city",
@@ -2687,191 +3266,832 @@ GROUP BY
 ORDER BY
   n;
 
-WITH given AS MATERIALIZED (
+WITH "pairs0" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(s."age" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges0" AS (
   SELECT
-    p,
-    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
-    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
-    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
+    "s0",
+    lo,
+    hi,
+    n
   FROM (
     SELECT
-      0 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
     FROM (
       SELECT
-        "disease" AS p,
-        "age" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "disease",
-        "age"
-    ) AS pairs
+        r."disease" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."age" AS TEXT) LIKE '[%'
+    ) AS published
     GROUP BY
-      p
-    UNION ALL
-    SELECT
-      1 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
-    FROM (
-      SELECT
-        "disease" AS p,
-        "city" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "disease",
-        "city"
-    ) AS pairs
-    GROUP BY
-      p
-    UNION ALL
-    SELECT
-      2 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
-    FROM (
-      SELECT
-        "disease" AS p,
-        "income" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "disease",
-        "income"
-    ) AS pairs
-    GROUP BY
-      p
-  ) AS shares
-  GROUP BY
-    p
-), refined AS (
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs1" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city'
+    AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS TEXT)
+), "ranges1" AS (
   SELECT
-    r."age",
-    r."city",
-    r."income",
-    r."disease",
-    CAST(SUM(r.n) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
+        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city'
+        AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS TEXT)
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs2" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    CAST(s."income" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges2" AS (
+  SELECT
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."income" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), events AS (
+  SELECT
+    0 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+), counted AS (
+  SELECT
+    q,
+    "s0",
+    kind,
+    rlo,
+    rhi,
+    n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+), candidates AS (
+  SELECT
+    q,
+    MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE
+    kind <> 1
   GROUP BY
-    r."age",
-    r."city",
-    r."income",
-    r."disease"
+    q,
+    "s0",
+    rlo,
+    rhi
 )
 SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
-  SUM(
-    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
-  ) AS "revealed0",
-  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
-  SUM(
-    CASE
-      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
-      THEN r.n
-      ELSE 0
-    END
-  ) AS "revealed2"
-FROM refined AS r
-JOIN given AS g
-  ON g.p IS NOT DISTINCT FROM r."disease"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
+  q,
+  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY
+  q;
 
-WITH given AS MATERIALIZED (
+WITH "pairs0" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    CAST(s."age" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges0" AS (
   SELECT
-    p,
-    MAX(CASE WHEN q = 0 THEN share END) AS "share0",
-    MAX(CASE WHEN q = 1 THEN share END) AS "share1",
-    MAX(CASE WHEN q = 2 THEN share END) AS "share2"
+    "s0",
+    lo,
+    hi,
+    n
   FROM (
     SELECT
-      0 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
     FROM (
       SELECT
-        "note" AS p,
-        "age" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "note",
-        "age"
-    ) AS pairs
+        r."note" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."age" AS TEXT) LIKE '[%'
+    ) AS published
     GROUP BY
-      p
-    UNION ALL
-    SELECT
-      1 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
-    FROM (
-      SELECT
-        "note" AS p,
-        "city" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "note",
-        "city"
-    ) AS pairs
-    GROUP BY
-      p
-    UNION ALL
-    SELECT
-      2 AS q,
-      p,
-      CAST(MAX(c) AS DOUBLE PRECISION) / SUM(c) AS share
-    FROM (
-      SELECT
-        "note" AS p,
-        "income" AS v,
-        COUNT(*) AS c
-      FROM "anon_private"."people__source" AS s
-      GROUP BY
-        "note",
-        "income"
-    ) AS pairs
-    GROUP BY
-      p
-  ) AS shares
-  GROUP BY
-    p
-), refined AS (
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs1" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city'
+    AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS TEXT)
+), "ranges1" AS (
   SELECT
-    r."age",
-    r."city",
-    r."income",
-    r."note",
-    CAST(SUM(r.n) AS BIGINT) AS n
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."note" AS "s0",
+        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
+        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city'
+        AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS TEXT)
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs2" AS (
+  SELECT DISTINCT
+    s."note" AS "s0",
+    CAST(s."income" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges2" AS (
+  SELECT
+    "s0",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."note" AS "s0",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."income" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), events AS (
+  SELECT
+    0 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+), counted AS (
+  SELECT
+    q,
+    "s0",
+    kind,
+    rlo,
+    rhi,
+    n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+), candidates AS (
+  SELECT
+    q,
+    MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE
+    kind <> 1
+  GROUP BY
+    q,
+    "s0",
+    rlo,
+    rhi
+)
+SELECT
+  q,
+  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY
+  q;
+
+SELECT
+  COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r."__anonsql_rows") AS rows_in,
+    SUM(r."__anonsql_rows") AS individuals
   FROM "anonsql_work_RUN"."refined" AS r
   GROUP BY
     r."age",
     r."city",
     r."income",
     r."note"
+) AS classes
+WHERE
+  individuals < 5;
+
+WITH "pairs0" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    s."note" AS "s1",
+    CAST(s."age" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges0" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        r."note" AS "s1",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."age" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs1" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    s."note" AS "s1",
+    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
+    ON leaf.attribute = 'city'
+    AND leaf.leaf_count = 1
+    AND leaf.label = CAST(s."city" AS TEXT)
+), "ranges1" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        r."note" AS "s1",
+        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
+        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      JOIN "anon_private"."people__hierarchy_nodes" AS node
+        ON node.attribute = 'city'
+        AND node.leaf_count > 1
+        AND node.label = CAST(r."city" AS TEXT)
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), "pairs2" AS (
+  SELECT DISTINCT
+    s."disease" AS "s0",
+    s."note" AS "s1",
+    CAST(s."income" AS DOUBLE PRECISION) AS pos
+  FROM "anon_private"."people__source" AS s
+), "ranges2" AS (
+  SELECT
+    "s0",
+    "s1",
+    lo,
+    hi,
+    n
+  FROM (
+    SELECT
+      "s0",
+      "s1",
+      lo,
+      hi,
+      SUM(n) AS n
+    FROM (
+      SELECT
+        r."disease" AS "s0",
+        r."note" AS "s1",
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          1
+        ) AS DOUBLE PRECISION) AS lo,
+        CAST(SPLIT_PART(
+          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
+          ', ',
+          2
+        ) AS DOUBLE PRECISION) AS hi,
+        r."__anonsql_rows" AS n
+      FROM "anonsql_work_RUN"."refined" AS r
+      WHERE
+        CAST(r."income" AS TEXT) LIKE '[%'
+    ) AS published
+    GROUP BY
+      "s0",
+      "s1",
+      lo,
+      hi
+  ) AS distinct_ranges
+  WHERE
+    lo < hi
+), events AS (
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    0 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges0"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    1 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges1"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    pos,
+    1 AS kind,
+    CAST(NULL AS DOUBLE PRECISION) AS rlo,
+    CAST(NULL AS DOUBLE PRECISION) AS rhi,
+    CAST(0 AS BIGINT) AS n
+  FROM "pairs2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    lo AS pos,
+    0 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+  UNION ALL
+  SELECT
+    2 AS q,
+    "s0",
+    "s1",
+    hi AS pos,
+    2 AS kind,
+    lo AS rlo,
+    hi AS rhi,
+    CAST(n AS BIGINT) AS n
+  FROM "ranges2"
+), counted AS (
+  SELECT
+    q,
+    "s0",
+    "s1",
+    kind,
+    rlo,
+    rhi,
+    n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q, "s0", "s1"
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+), candidates AS (
+  SELECT
+    q,
+    MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE
+    kind <> 1
+  GROUP BY
+    q,
+    "s0",
+    "s1",
+    rlo,
+    rhi
 )
 SELECT
-  COALESCE(SUM(CASE WHEN r.n < 5 THEN r.n ELSE 0 END), 0) AS small_rows,
-  SUM(
-    CASE WHEN g."share0" >= 0.99 AND CAST(r."age" AS TEXT) LIKE '[%' THEN r.n ELSE 0 END
-  ) AS "revealed0",
-  SUM(CASE WHEN g."share1" >= 0.99 AND "h1".leaf_count > 1 THEN r.n ELSE 0 END) AS "revealed1",
-  SUM(
-    CASE
-      WHEN g."share2" >= 0.99 AND CAST(r."income" AS TEXT) LIKE '[%'
-      THEN r.n
-      ELSE 0
-    END
-  ) AS "revealed2"
-FROM refined AS r
-JOIN given AS g
-  ON g.p IS NOT DISTINCT FROM r."note"
-LEFT JOIN "anon_private"."people__hierarchy_nodes" AS "h1"
-  ON "h1".attribute = 'city' AND "h1".label = CAST(r."city" AS TEXT);
+  q,
+  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY
+  q;
+
+SELECT
+  COALESCE(SUM(rows_in), 0) AS small_rows
+FROM (
+  SELECT
+    SUM(r."__anonsql_rows") AS rows_in,
+    SUM(r."__anonsql_rows") AS individuals
+  FROM "anonsql_work_RUN"."refined" AS r
+  GROUP BY
+    r."age",
+    r."city",
+    r."income",
+    r."note"
+) AS classes
+WHERE
+  individuals < 5;
+
+SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon_private' AND table_name = 'people__source'
+ORDER BY
+  ordinal_position;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(
+    SUM(
+      HASHTEXTEXTENDED(
+        CAST(ROW(r."name", r."age", r."city", r."income", r."disease", r."note") AS TEXT),
+        0
+      ) % 1000000007
+    ),
+    0
+  ) AS checksum
+FROM "anon_private"."people__source" AS r;
 
 CREATE TABLE "anon"."people__certificate" (
   "run_id" TEXT,
@@ -2896,19 +4116,15 @@ CREATE TABLE "anon"."people__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
-  "live_view" BOOLEAN,
-  "live_view_risk" TEXT,
+  "counts" TEXT,
+  "source_checksum" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
   "risk_settings" TEXT,
+  "attacks" TEXT,
   "person_level" TEXT,
-  "search" TEXT,
-  "version" BIGINT,
-  "freshness" TEXT,
-  "history" TEXT,
-  "held_rows" BIGINT,
-  "pending_deletions" BIGINT
+  "search" TEXT
 );
 
 COPY "anon"."people__certificate" (
@@ -2934,19 +4150,15 @@ COPY "anon"."people__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
-  "live_view",
-  "live_view_risk",
+  "counts",
+  "source_checksum",
   "spec_sha256",
   "seconds",
   "source_risk",
   "risk_settings",
+  "attacks",
   "person_level",
-  "search",
-  "version",
-  "freshness",
-  "history",
-  "held_rows",
-  "pending_deletions"
+  "search"
 )
 FROM STDIN;
 
