@@ -240,7 +240,9 @@ def _delta(
         refusals = [
             ready.violations_sql(renderer, relation, ["__anonsql_class_id"])
             for relation in (deleted, remaining)
-            for ready in (m.prepared(engine, relation, ["__anonsql_class_id"]) for m in resolved.models)
+            for ready in (
+                m.prepared(engine, relation, ["__anonsql_class_id"]) for m in resolved.models
+            )
         ]
         engine.run("versions/applied", target=applied, deleted=deleted, refusals=refusals)
         applied_rows = int(
@@ -282,7 +284,9 @@ def _forms_a_class(
     try:
         for model in models:
             ready = model.prepared(engine, view, ["__anonsql_class_id"])
-            if engine.count_query_rows(ready.violations_sql(engine.sql, view, ["__anonsql_class_id"])):
+            if engine.count_query_rows(
+                ready.violations_sql(engine.sql, view, ["__anonsql_class_id"])
+            ):
                 return False
         return True
     finally:
