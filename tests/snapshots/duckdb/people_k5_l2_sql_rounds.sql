@@ -56,6 +56,20 @@ SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
 ORDER BY schema_name;
 ATTACH ':memory:' AS "anonsql_work_RUN";
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
+CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
+SELECT s.*, k.h AS "__anonsql_row_hash", ROW_NUMBER() OVER (PARTITION BY k.h) AS "__anonsql_row_ord"
+FROM "main"."people" AS s
+CROSS JOIN LATERAL (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h) AS k;
+SELECT COUNT(*) AS n, COALESCE(SUM(k."__anonsql_row_hash" % 1000000007), 0) AS checksum
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+CREATE TABLE "anonsql_work_RUN"."v_batch" AS
+SELECT k.*
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
+SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
@@ -64,7 +78,7 @@ SELECT
     AS uncovered_values
 FROM (
   SELECT CAST("city" AS VARCHAR) AS value
-  FROM "main"."people" AS s
+  FROM "anonsql_work_RUN"."v_batch" AS s
 ) AS src
 WHERE NOT EXISTS (
   SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value
@@ -78,7 +92,7 @@ SELECT
   , src."income" AS "q2"
 
   , CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC NULLS LAST) - 1 AS INTEGER) AS "s0"
-FROM "main"."people" AS src
+FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS VARCHAR);
 SELECT "s0" AS code, COUNT(*) AS n
@@ -1021,54 +1035,72 @@ FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
-CREATE VIEW "anon_private"."people__released" AS
+CREATE TEMP TABLE "temp"."anonsql_work_RUN__v_placed" AS
 SELECT
+  b."__anonsql_row_hash", b."__anonsql_row_ord",
+  CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
+  m."__anonsql_suppressed" AS __anonsql_suppressed,
   m."age__generalized" AS "age",
   m."city__generalized" AS "city",
   m."income__generalized" AS "income",
-  s."disease" AS "disease",
-  s."note" AS "note"
-FROM "main"."people" AS s
+  b."disease" AS "disease",
+  b."note" AS "note"
+FROM "anonsql_work_RUN"."v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = s."age" AND m."city" = CAST(s."city" AS VARCHAR) AND m."income" = s."income"
-WHERE NOT m."__anonsql_suppressed";
-DESCRIBE "anon_private"."people__released";
-CREATE VIEW "anon"."people" AS
-WITH "stage_0" AS (
-  SELECT * FROM "anon_private"."people__released"
-),
-"stage_1" AS (
-  SELECT r.* FROM "stage_0" AS r
-  WHERE
-    NOT EXISTS (
-      SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size
-FROM "stage_0"
-GROUP BY "age", "city", "income"
-HAVING COUNT(*) < 5) AS v
-      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
-    ) AND
-    NOT EXISTS (
-      SELECT 1 FROM (WITH sa_rows AS (
-  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa
-  FROM "stage_0"
-),
-sa_frequencies AS (
-  SELECT "q0", "q1", "q2", sa, COUNT(*) AS n
-  FROM sa_rows
-  GROUP BY "q0", "q1", "q2", sa
-),
-class_stats AS (
-  SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values
-  FROM sa_frequencies
-  GROUP BY "q0", "q1", "q2"
-)
-SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values
-FROM class_stats
-WHERE distinct_values < 2) AS v
-      WHERE v."age" IS NOT DISTINCT FROM r."age" AND v."city" IS NOT DISTINCT FROM r."city" AND v."income" IS NOT DISTINCT FROM r."income"
-    )
-)
-SELECT * FROM "stage_1";
+  ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income";
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions'));
+CREATE TABLE "anon_private"."people__history" AS
+SELECT
+  p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
+  CAST('published' AS VARCHAR) AS __anonsql_state,
+  CAST(0 AS INTEGER) AS __anonsql_since,
+  CAST(NULL AS INTEGER) AS __anonsql_until,
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "temp"."anonsql_work_RUN__v_placed" AS p
+WHERE 1 = 0;
+CREATE TABLE "anon_private"."people__versions" (
+  version INTEGER, created_at VARCHAR, published_rows BIGINT, inserted_rows BIGINT,
+  deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
+  spec_sha256 VARCHAR, run_id VARCHAR
+);
+INSERT INTO "anon_private"."people__history"
+SELECT
+  p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
+  'published', 1, CAST(NULL AS INTEGER),
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "temp"."anonsql_work_RUN__v_placed" AS p
+WHERE NOT p.__anonsql_suppressed;
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__held', 'people__version_rows'));
+CREATE TABLE "anon_private"."people__held" AS
+SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
+FROM "anonsql_work_RUN"."v_batch" AS b
+WHERE NOT EXISTS (
+  SELECT 1 FROM "temp"."anonsql_work_RUN__v_placed" AS p
+  WHERE NOT p.__anonsql_suppressed AND p."__anonsql_row_hash" = b."__anonsql_row_hash"
+    AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
+);
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'temp' AND table_name IN ('anonsql_work_RUN__v_placed'));
+CREATE TABLE "anon_private"."people__version_rows" AS
+SELECT h."age", h."city", h."income", h."disease", h."note"FROM "anon_private"."people__history" AS h
+WHERE h.__anonsql_state = 'published';
+CREATE VIEW "anon_private"."people__released" AS SELECT * FROM "anon_private"."people__version_rows";
+CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__version_rows";
+INSERT INTO "anon_private"."people__versions" VALUES (
+1, '2026-11-27T21:11:18+00:00', 400, 400, 0, 0, 0, '400:203227520498', '591f68b4e90143490522d3faf0a225c521b298ef1bb7bd51852873927b81165a', '93039090d69f');
 CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
@@ -1436,7 +1468,7 @@ ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "main"."people" AS r
+  FROM "anonsql_work_RUN"."v_batch" AS r
   GROUP BY "age", "city", "income")
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
@@ -1797,10 +1829,8 @@ FROM (
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
 WHERE individuals < 5;
-DESCRIBE "anon_private"."people__source";
-SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "age", "city", "income", "disease", "note") % 1000000007), 0) AS checksum
-FROM "anon_private"."people__source" AS r;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
+DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__v_placed";
 DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

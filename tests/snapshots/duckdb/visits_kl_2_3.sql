@@ -952,6 +952,43 @@ WHERE top_persons * 3 > class_persons
 ) AS "v";
 SELECT COUNT(*) FROM "anon"."visits" AS r;
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."visits__classes" AS c;
+DESCRIBE "anon"."visits__by_person";
+WITH cells AS (
+  SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", "disease" AS "a0", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip", "disease"
+),
+per_group AS (
+  SELECT "k0", "k1", "k2", SUM(n) AS n, MAX(n) AS top
+  FROM cells
+  GROUP BY "k0", "k1", "k2"
+),
+per_value AS (
+  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE) / CAST(n AS DOUBLE)), 0.0) AS confidence,
+  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
+  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
+FROM per_group;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip") AS g;
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (SELECT "age" AS "k0", "gender" AS "k1", "zip" AS "k2", CAST(COUNT(*) AS BIGINT) AS n
+FROM "anon"."visits__by_person" AS r
+GROUP BY "age", "gender", "zip") AS g;
 SELECT COUNT(*) AS classes, SUM(class_size) AS published, SUM(class_size * class_size) AS squares
 FROM "anon"."visits__classes" AS c;
 SELECT
@@ -1011,6 +1048,6 @@ DESCRIBE "anon_private"."visits__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "disease") % 1000000007), 0) AS checksum
 FROM "anon_private"."visits__source" AS r;
 INSERT INTO "anon_private"."visits__versions" VALUES (
-1, '2026-11-27T19:58:07+00:00', NULL, NULL, NULL, NULL, NULL, '10:7329536694', '291c315a7194f8ea459462ff43237a6e47eb6d7f30ed50ae9b83eaa5ed98516f', '2d001c3d5d5b');
+1, '2026-11-27T21:11:22+00:00', NULL, NULL, NULL, NULL, NULL, '10:7329536694', 'beff3bd7567a7716c818996f8cabc2e7c5c666dc149edaf47534311a32a6c485', 'd82512956ca9');
 COMMIT;
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

@@ -81,6 +81,54 @@ SELECT
 
 CREATE SCHEMA IF NOT EXISTS "anonsql_work_RUN";
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__versions')
+  );
+
+CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
+SELECT
+  s.*,
+  k.h AS "__anonsql_row_hash",
+  ROW_NUMBER() OVER (PARTITION BY k.h) AS "__anonsql_row_ord"
+FROM "main"."people" AS s
+CROSS JOIN LATERAL (
+  SELECT
+    HASHTEXTEXTENDED(
+      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+      0
+    ) AS h
+) AS k;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(SUM(k."__anonsql_row_hash" % 1000000007), 0) AS checksum
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+
+CREATE TABLE "anonsql_work_RUN"."v_batch" AS
+SELECT
+  k.*
+FROM "anonsql_work_RUN"."v_keyed" AS k;
+
+SELECT
+  COUNT(*)
+FROM "anonsql_work_RUN"."v_batch" AS r;
+
+SELECT
+  COUNT(*)
+FROM "anonsql_work_RUN"."v_batch" AS r;
+
+SELECT
+  COUNT(*)
+FROM information_schema.schemata
+WHERE
+  schema_name = 'anonsql_work_RUN';
+
 CREATE TABLE "anonsql_work_RUN"."leaves1" (
   "value" TEXT,
   "leaf_rank" INT
@@ -125,7 +173,7 @@ SELECT
 FROM (
   SELECT
     CAST("city" AS TEXT) AS value
-  FROM "main"."people" AS s
+  FROM "anonsql_work_RUN"."v_batch" AS s
 ) AS src
 WHERE
   NOT EXISTS(
@@ -162,7 +210,7 @@ SELECT
   "l1".leaf_rank AS "q1",
   src."income" AS "q2",
   CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0"
-FROM "main"."people" AS src
+FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS TEXT);
 
@@ -431,73 +479,162 @@ FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 
-ANALYZE "anon_private"."people__recoding";
-
 CREATE VIEW "anon_private"."people__source" AS
 SELECT
   *
 FROM "main"."people" AS s;
 
-CREATE VIEW "anon_private"."people__released" AS
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_placed" AS
 SELECT
+  b."__anonsql_row_hash",
+  b."__anonsql_row_ord",
+  CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
+  m."__anonsql_suppressed" AS __anonsql_suppressed,
   m."age__generalized" AS "age",
   m."city__generalized" AS "city",
   m."income__generalized" AS "income",
-  s."disease" AS "disease",
-  s."note" AS "note"
-FROM "main"."people" AS s
+  b."disease" AS "disease",
+  b."note" AS "note"
+FROM "anonsql_work_RUN"."v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = s."age"
-  AND m."city" = CAST(s."city" AS TEXT)
-  AND m."income" = s."income"
-WHERE
-  NOT m."__anonsql_suppressed";
+  ON m."age" = b."age"
+  AND m."city" = CAST(b."city" AS TEXT)
+  AND m."income" = b."income";
 
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
 WHERE
-  table_schema = 'anon_private' AND table_name = 'people__released'
-ORDER BY
-  ordinal_position;
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions')
+  );
+
+CREATE TABLE "anon_private"."people__history" AS
+SELECT
+  p."__anonsql_row_hash",
+  p."__anonsql_row_ord",
+  p.__anonsql_class_id,
+  CAST('published' AS TEXT) AS __anonsql_state,
+  CAST(0 AS INT) AS __anonsql_since,
+  CAST(NULL AS INT) AS __anonsql_until,
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "anonsql_work_RUN"."v_placed" AS p
+WHERE
+  1 = 0;
+
+CREATE TABLE "anon_private"."people__versions" (
+  version INT,
+  created_at TEXT,
+  published_rows BIGINT,
+  inserted_rows BIGINT,
+  deleted_rows BIGINT,
+  held_rows BIGINT,
+  pending_deletions BIGINT,
+  source_checksum TEXT,
+  spec_sha256 TEXT,
+  run_id TEXT
+);
+
+INSERT INTO "anon_private"."people__history"
+SELECT
+  p."__anonsql_row_hash",
+  p."__anonsql_row_ord",
+  p.__anonsql_class_id,
+  'published',
+  1,
+  CAST(NULL AS INT),
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM "anonsql_work_RUN"."v_placed" AS p
+WHERE
+  NOT p.__anonsql_suppressed;
 
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
 WHERE
-  table_schema = 'anon_private' AND table_name = 'people__released'
-ORDER BY
-  ordinal_position;
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('people__held', 'people__version_rows')
+  );
+
+CREATE TABLE "anon_private"."people__held" AS
+SELECT
+  b."__anonsql_row_hash",
+  b."__anonsql_row_ord"
+FROM "anonsql_work_RUN"."v_batch" AS b
+WHERE
+  NOT EXISTS(
+    SELECT
+      1
+    FROM "anonsql_work_RUN"."v_placed" AS p
+    WHERE
+      NOT p.__anonsql_suppressed
+      AND p."__anonsql_row_hash" = b."__anonsql_row_hash"
+      AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
+  );
 
 SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
 WHERE
-  table_schema = 'anon_private' AND table_name = 'people__released'
-ORDER BY
-  ordinal_position;
+  (
+    table_schema = 'anonsql_work_RUN' AND table_name IN ('v_placed')
+  );
 
-DROP FUNCTION IF EXISTS "anon_private"."people__guard"();
+DROP TABLE IF EXISTS "anonsql_work_RUN"."v_placed";
 
-CREATE FUNCTION "anon_private"."people__guard"()
-RETURNS TABLE (
-  "age" "anon_private"."people__released"."age"%TYPE,
-  "city" "anon_private"."people__released"."city"%TYPE,
-  "income" "anon_private"."people__released"."income"%TYPE,
-  "disease" "anon_private"."people__released"."disease"%TYPE,
-  "note" "anon_private"."people__released"."note"%TYPE
-)
-LANGUAGE sql STABLE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS 'WITH "stage_0" AS (SELECT * FROM "anon_private"."people__released"), "stage_1" AS (SELECT r.* FROM "stage_0" AS r WHERE NOT EXISTS(SELECT 1 FROM (SELECT "age", "city", "income", COUNT(*) AS class_size FROM "stage_0" GROUP BY "age", "city", "income" HAVING COUNT(*) < 5) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL)) AND NOT EXISTS(SELECT 1 FROM (WITH sa_rows AS (SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa FROM "stage_0"), sa_frequencies AS (SELECT "q0", "q1", "q2", sa, COUNT(*) AS n FROM sa_rows GROUP BY "q0", "q1", "q2", sa), class_stats AS (SELECT "q0", "q1", "q2", CAST(SUM(n) AS BIGINT) AS class_size, COUNT(*) AS distinct_values FROM sa_frequencies GROUP BY "q0", "q1", "q2") SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_values FROM class_stats WHERE distinct_values < 2) AS v WHERE COALESCE(v."age", '''') = COALESCE(r."age", '''') AND (v."age" IS NULL) = (r."age" IS NULL) AND COALESCE(v."city", '''') = COALESCE(r."city", '''') AND (v."city" IS NULL) = (r."city" IS NULL) AND COALESCE(v."income", '''') = COALESCE(r."income", '''') AND (v."income" IS NULL) = (r."income" IS NULL))) SELECT * FROM "stage_1"';
+CREATE TABLE "anon_private"."people__version_rows" AS
+SELECT
+  h."age",
+  h."city",
+  h."income",
+  h."disease",
+  h."note"
+FROM "anon_private"."people__history" AS h
+WHERE
+  h.__anonsql_state = 'published';
 
-CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__guard"();
+ANALYZE "anon_private"."people__version_rows";
 
-ALTER VIEW "anon"."people"
-SET (security_barrier = TRUE);
+CREATE VIEW "anon_private"."people__released" AS
+SELECT
+  *
+FROM "anon_private"."people__version_rows";
+
+CREATE VIEW "anon"."people" AS
+SELECT
+  *
+FROM "anon_private"."people__version_rows";
+
+INSERT INTO "anon_private"."people__versions"
+VALUES
+  (
+    1,
+    '2026-11-27T21:11:19+00:00',
+    400,
+    400,
+    0,
+    0,
+    0,
+    '400:-1921312704',
+    '07e7eda5985aafbc25e224bc9c83af06d3f6b46bd9a8cca23042d99a310e5041',
+    '8120b172b27b'
+  );
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
 SELECT
@@ -1405,7 +1542,7 @@ ANALYZE "anon"."people__metrics";
 WITH class_rows AS (
   SELECT
     CAST(COUNT(*) AS BIGINT) AS n
-  FROM "main"."people" AS r
+  FROM "anonsql_work_RUN"."v_batch" AS r
   GROUP BY
     "age",
     "city",
@@ -2225,28 +2362,6 @@ FROM (
 WHERE
   individuals < 5;
 
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'people__source'
-ORDER BY
-  ordinal_position;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(
-    SUM(
-      HASHTEXTEXTENDED(
-        CAST(ROW(r."name", r."age", r."city", r."income", r."disease", r."note") AS TEXT),
-        0
-      ) % 1000000007
-    ),
-    0
-  ) AS checksum
-FROM "anon_private"."people__source" AS r;
-
 CREATE TABLE "anon"."people__certificate" (
   "run_id" TEXT,
   "created_at" TEXT,
@@ -2271,14 +2386,20 @@ CREATE TABLE "anon"."people__certificate" (
   "private_schema" TEXT,
   "linked_columns" TEXT,
   "counts" TEXT,
-  "source_checksum" TEXT,
+  "live_view" BOOLEAN,
+  "live_view_risk" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
   "risk_settings" TEXT,
   "attacks" TEXT,
   "person_level" TEXT,
-  "search" TEXT
+  "search" TEXT,
+  "version" BIGINT,
+  "freshness" TEXT,
+  "history" TEXT,
+  "held_rows" BIGINT,
+  "pending_deletions" BIGINT
 );
 
 COPY "anon"."people__certificate" (
@@ -2305,14 +2426,20 @@ COPY "anon"."people__certificate" (
   "private_schema",
   "linked_columns",
   "counts",
-  "source_checksum",
+  "live_view",
+  "live_view_risk",
   "spec_sha256",
   "seconds",
   "source_risk",
   "risk_settings",
   "attacks",
   "person_level",
-  "search"
+  "search",
+  "version",
+  "freshness",
+  "history",
+  "held_rows",
+  "pending_deletions"
 )
 FROM STDIN;
 

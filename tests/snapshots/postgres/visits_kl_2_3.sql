@@ -2381,6 +2381,100 @@ SELECT
 FROM "anon"."visits__classes" AS c;
 
 SELECT
+  column_name,
+  data_type
+FROM information_schema.columns
+WHERE
+  table_schema = 'anon' AND table_name = 'visits__by_person'
+ORDER BY
+  ordinal_position;
+
+WITH cells AS (
+  SELECT
+    "age" AS "k0",
+    "gender" AS "k1",
+    "zip" AS "k2",
+    "disease" AS "a0",
+    CAST(COUNT(*) AS BIGINT) AS n
+  FROM "anon"."visits__by_person" AS r
+  GROUP BY
+    "age",
+    "gender",
+    "zip",
+    "disease"
+), per_group AS (
+  SELECT
+    "k0",
+    "k1",
+    "k2",
+    SUM(n) AS n,
+    MAX(n) AS top
+  FROM cells
+  GROUP BY
+    "k0",
+    "k1",
+    "k2"
+), per_value AS (
+  SELECT
+    a0,
+    SUM(n) AS n
+  FROM cells
+  GROUP BY
+    a0
+)
+SELECT
+  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
+  (
+    SELECT
+      CAST(COALESCE(MAX(n), 0) AS BIGINT)
+    FROM per_value
+  ) AS baseline_correct,
+  (
+    SELECT
+      CAST(COUNT(*) AS BIGINT)
+    FROM per_value
+  ) AS domain
+FROM per_group;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "gender" AS "k1",
+    "zip" AS "k2",
+    CAST(COUNT(*) AS BIGINT) AS n
+  FROM "anon"."visits__by_person" AS r
+  GROUP BY
+    "age",
+    "gender",
+    "zip"
+) AS g;
+
+SELECT
+  CAST(COUNT(*) AS BIGINT) AS groups,
+  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
+  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
+  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
+FROM (
+  SELECT
+    "age" AS "k0",
+    "gender" AS "k1",
+    "zip" AS "k2",
+    CAST(COUNT(*) AS BIGINT) AS n
+  FROM "anon"."visits__by_person" AS r
+  GROUP BY
+    "age",
+    "gender",
+    "zip"
+) AS g;
+
+SELECT
   COUNT(*) AS classes,
   SUM(class_size) AS published,
   SUM(class_size * class_size) AS squares
@@ -2529,12 +2623,14 @@ CREATE TABLE "anon"."visits__certificate" (
   "dropped_columns" TEXT,
   "private_schema" TEXT,
   "linked_columns" TEXT,
+  "counts" TEXT,
   "live_view" BOOLEAN,
   "live_view_risk" TEXT,
   "spec_sha256" TEXT,
   "seconds" DOUBLE PRECISION,
   "source_risk" TEXT,
   "risk_settings" TEXT,
+  "attacks" TEXT,
   "person_level" TEXT
 );
 
@@ -2561,12 +2657,14 @@ COPY "anon"."visits__certificate" (
   "dropped_columns",
   "private_schema",
   "linked_columns",
+  "counts",
   "live_view",
   "live_view_risk",
   "spec_sha256",
   "seconds",
   "source_risk",
   "risk_settings",
+  "attacks",
   "person_level"
 )
 FROM STDIN;
@@ -2640,15 +2738,15 @@ INSERT INTO "anon_private"."visits__versions"
 VALUES
   (
     1,
-    '2026-11-27T19:58:13+00:00',
+    '2026-11-27T21:11:23+00:00',
     NULL,
     NULL,
     NULL,
     NULL,
     NULL,
     '10:-1830651213',
-    'c49797d911b7bcbbb079274244c347e99867b29ccb7bf5c3034f68a2d967b085',
-    '89f2c9ca31ae'
+    'f132e20d98e9f555301888152fc3bd02a5196330bc61b7eb2617bab29800eb74',
+    'a71e8b69a165'
   );
 
 COMMIT;
