@@ -48,8 +48,9 @@ def spec_for(db: str, synthetic: bool) -> dict[str, Any]:
         spec["source"] = "main.adult_synth"
         kept = {*ADULT_QIDS, "class"}
         spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
+        # person_id names one row each: an identifier; hours_per_week is left out (undeclared
+        # columns are dropped; `role: identifier` now says a column identifies persons)
         spec["columns"]["person_id"] = {"role": "identifier"}
-        spec["columns"]["hours_per_week"] = {"role": "identifier"}
     spec["privacy"] = MODELS
     return spec
 

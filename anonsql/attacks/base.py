@@ -161,6 +161,20 @@ class AttackContext:
     #: The source and the quasi-identifiers as the recovery measure reads them
     #: (:mod:`anonsql.measure.linkage`); None where the release has no readable source.
     recovery: RecoverySource | None = None
+    #: ``attacks/groups`` rows already read, by known columns (singling out and linkability
+    #: read the same grouping for the same adversary: one query each, not two).
+    _groups: dict[tuple[str, ...], tuple[Any, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def groups(self, known: tuple[str, ...]) -> tuple[Any, ...]:
+        """The release grouped by ``known`` (``attacks/groups``: groups, isolated individuals,
+        the smallest group, rows), read once per set of known columns."""
+        if known not in self._groups:
+            self._groups[known] = self.engine.query(
+                "attacks/groups", relation=self.relation, known=list(known), counted=self.counted
+            )[0]
+        return self._groups[known]
 
     def adversaries(self) -> list[tuple[tuple[str, ...], str]]:
         """(the columns an adversary knows, which adversary: ``certified`` or ``columns``)."""

@@ -35,9 +35,7 @@ class Linkability(Attack):
         results = []
         for known, adversary in ctx.adversaries():
             certified = adversary == CERTIFIED
-            groups, _, smallest, rows = ctx.engine.query(
-                "attacks/groups", relation=ctx.relation, known=list(known), counted=ctx.counted
-            )[0]
+            groups, _, smallest, rows = ctx.groups(known)
             bounded = certified and k is not None
             note = (
                 ""

@@ -25,9 +25,7 @@ class SinglingOut(Attack):
         results = []
         for known, adversary in ctx.adversaries():
             certified = adversary == CERTIFIED
-            row = ctx.engine.query(
-                "attacks/groups", relation=ctx.relation, known=list(known), counted=ctx.counted
-            )[0]
+            row = ctx.groups(known)
             isolated = int(row[1])
             success = share(isolated, ctx.individuals)
             bounded = certified and k is not None

@@ -1,5 +1,5 @@
 """A fresh ``pip install anonsql`` without extras: it imports, runs the demo on DuckDB, and a
-PostgreSQL spec says which extra to install (psycopg is not there)."""
+PostgreSQL or Spark spec says which extra to install (psycopg and pyspark are not there)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,11 @@ def test_pip_install_without_extras_runs_the_demo(tmp_path: Path) -> None:
     )
     assert postgres.returncode == 2, postgres.stderr
     assert "anonsql[postgres]" in postgres.stderr
+    spark = subprocess.run(
+        [str(anonsql), "status", "--engine", "spark", "--database", "local[1]", "--output", "a.t"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
+    assert spark.returncode == 2, spark.stderr
+    assert "anonsql[spark]" in spark.stderr and "Traceback" not in spark.stderr

@@ -32,15 +32,25 @@ from anonsql.errors import EngineError, SpecError
 from anonsql.spec.sources import FILES_SCHEMA, FileSource
 from anonsql.sql import TableName
 
-try:  # the driver is an optional extra; the registry imports this module only for engine: spark
+try:  # the driver is an optional extra: without it the engine's class still validates a spec
+    # (its settings, its capabilities), and refuses to start a session (require_pyspark)
     from pyspark.errors import PySparkException
     from pyspark.sql import DataFrame, SparkSession
-except ImportError as _err:  # pragma: no cover - depends on the installation
-    raise SpecError(
-        "engine",
-        "engine 'spark' needs pyspark, which is not installed",
-        "install the extra: pip install 'anonsql[spark]' (and Java 17 or newer)",
-    ) from _err
+except ImportError:  # pragma: no cover - depends on the installation
+    PYSPARK_INSTALLED = False
+else:
+    PYSPARK_INSTALLED = True
+
+
+def require_pyspark() -> None:
+    """Refuse, with the fix, to start Spark where the optional extra is not installed."""
+    if not PYSPARK_INSTALLED:
+        raise SpecError(
+            "engine",
+            "engine 'spark' needs pyspark, which is not installed",
+            "install the extra: pip install 'anonsql[spark]' (and Java 17 or newer)",
+        )
+
 
 _views = itertools.count()
 #: Rows per ``createDataFrame`` when loading an Arrow table.
@@ -93,6 +103,7 @@ def attach_session(
     caller's session and its settings are left as they were. A Spark Connect address gets a
     session of its own on the server, which is closed at the end (the server keeps running).
     """
+    require_pyspark()
     check_database(database)
     settings = {**(_LOCAL_DEFAULTS if database.startswith("local") else {}), **(conf or {})}
     try:

@@ -1409,44 +1409,6 @@ GROUP BY
   q;
 
 SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (
-  SELECT
-    "age" AS "k0",
-    "city" AS "k1",
-    "income" AS "k2",
-    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
-  GROUP BY
-    "age",
-    "city",
-    "income"
-) AS g;
-
-SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (
-  SELECT
-    "age" AS "k0",
-    "city" AS "k1",
-    "income" AS "k2",
-    "note" AS "k3",
-    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
-  GROUP BY
-    "age",
-    "city",
-    "income",
-    "note"
-) AS g;
-
-SELECT
   COUNT(*) AS classes,
   SUM(class_size) AS published,
   SUM(class_size * class_size) AS squares

@@ -2457,24 +2457,6 @@ FROM (
 ) AS g;
 
 SELECT
-  CAST(COUNT(*) AS BIGINT) AS groups,
-  CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
-  CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
-  CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM (
-  SELECT
-    "age" AS "k0",
-    "gender" AS "k1",
-    "zip" AS "k2",
-    CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anon"."visits__by_person" AS r
-  GROUP BY
-    "age",
-    "gender",
-    "zip"
-) AS g;
-
-SELECT
   COUNT(*) AS classes,
   SUM(class_size) AS published,
   SUM(class_size * class_size) AS squares
