@@ -847,14 +847,31 @@ def print_plan(found: Plan) -> None:
 
 def print_status(found: ReleaseStatus) -> None:
     table = _table(f"status of {found.output}", show_header=False)
+    stale = (
+        "YES: the source changed since it was certified"
+        if found.version is None
+        else "YES: the version does not show every change of the source (below)"
+    )
     rows = [
-        ("stale", "YES: the source changed since it was certified" if found.stale else "no"),
+        ("stale", stale if found.stale else "no"),
         ("materialized as", found.materialize),
         ("source rows (certified / now)", f"{found.certified_source_rows} / {found.source_rows}"),
         ("published rows (certified / now)", f"{found.certified_rows} / {found.published_rows}"),
-        ("withheld by the guard", str(found.withheld_rows)),
-        ("not covered by the release", str(found.uncovered_rows)),
-        ("in suppressed classes", str(found.suppressed_rows)),
+    ]
+    if found.version is not None:
+        rows += [
+            ("version", str(found.version)),
+            ("new source rows, not yet certified", str(found.new_rows)),
+            ("held back (no class of their own yet)", str(found.held_rows)),
+            ("deleted, served until their batch is complete", str(found.pending_deletions)),
+        ]
+    else:
+        rows += [
+            ("withheld by the guard", str(found.withheld_rows)),
+            ("not covered by the release", str(found.uncovered_rows)),
+            ("in suppressed classes", str(found.suppressed_rows)),
+        ]
+    rows += [
         (
             "exposed by published columns",
             f"YES: {found.recovered_rows} rows give a quasi-identifier away, "

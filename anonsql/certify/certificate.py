@@ -42,10 +42,13 @@ def certify(
     measurement: Measurement,
     started: float,
     attacks: Attacks | None = None,
+    history: str | None = None,
 ) -> Certificate:
     """Write the certificate of a verified, measured release; ``started`` is the run's
     ``time.perf_counter()`` at its start; ``attacks``: the attack step's results (the
-    ``attacks`` field, read back by :func:`anonsql.attacks.attack_results`)."""
+    ``attacks`` field, read back by :func:`anonsql.attacks.attack_results`); ``history``:
+    ``"replaced"`` when ``--replace`` dropped the previous release's history (a versioned
+    layout records its own)."""
     resolved, partitioning = release.staged.resolved, release.staged.partitioning
     spec = resolved.spec
     fields: dict[str, Any] = {
@@ -86,6 +89,7 @@ def certify(
         "source_risk": json.dumps(dict(measurement.source_risk)),
         "risk_settings": json.dumps(dict(measurement.risk_settings)),
         "attacks": attacks.as_json() if attacks is not None else "[]",
+        "history": history,
     }
     fields.update(release.layout.certificate_fields())
     release.engine.load_arrow(

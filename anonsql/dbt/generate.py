@@ -464,7 +464,8 @@ def companion_macro() -> str:
 
 def status_macro() -> str:
     """``release_checksum(relation, columns)``: the checksum ``anonsql status`` compares with
-    the certificate's ``source_checksum``, from the same templates (the shared
+    the checksum a release's last version recorded (privately, in ``__versions``), from the
+    same templates (the shared
     ``status/checksum.sql`` as the default, an engine's own ``status/checksum.sql`` in its home
     as that adapter's implementation)."""
     engines = Path(__file__).resolve().parent.parent / "engines"

@@ -80,7 +80,14 @@ def run(
                     verification = verify(release)
                     attacks = attack(release)
                     measurement = measure(release)
-                    certificate = certify(release, verification, measurement, started, attacks)
+                    certificate = certify(
+                        release,
+                        verification,
+                        measurement,
+                        started,
+                        attacks,
+                        history="replaced" if replace else None,
+                    )
                     record_unversioned(release, versions)
             return report(release, verification, measurement, certificate)
         except KeyboardInterrupt:

@@ -95,4 +95,3 @@ def release_kind(staged: Staged) -> str:
     materialize = staged.resolved.spec.output.materialize
     versioned = getattr(staged.layout, "delta", None) is not None
     return "VIEW" if materialize == "live" or (materialize == "view" and versioned) else "TABLE"
-

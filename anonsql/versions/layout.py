@@ -168,6 +168,9 @@ class VersionedRecordLayout(RecordLayout):
             "history": d.replaced or "kept",
             "source": str(d.original.source),
             "source_rows": d.original.rows,
+            # what the metrics count against, also when recomputed (`anonsql metrics`): the
+            # version's rows, deleted rows it still serves included
+            "individuals": self.individuals(),
             "suppressed_rows": self.held_rows,
             "held_rows": self.held_rows,
             "pending_deletions": d.pending_deletions - d.applied_deletions,

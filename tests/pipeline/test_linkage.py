@@ -132,14 +132,14 @@ def test_a_column_fixing_the_age_for_98_percent_of_rows(engine: Engine) -> None:
 
 
 def test_a_pass_through_drifting_into_the_age(engine: Engine) -> None:
-    """A live view publishes a constant sensitive label and a constant insensitive note. The
-    source's label then becomes the age: `check` and `status` fail on recovery, the exact age
-    beside every generalized one. The note then becomes the age too: the guard withholds the
-    classes it refines below k."""
+    """A live view (the opt-in) publishes a constant sensitive label and a constant insensitive
+    note. The source's label then becomes the age: `check` and `status` fail on recovery, the
+    exact age beside every generalized one. The note then becomes the age too: the guard
+    withholds the classes it refines below k."""
     source = ages()
     load(engine, source)
     spec = ages_spec(label={"role": "sensitive"}, note={"role": "insensitive"})
-    spec["output"]["materialize"] = "view"
+    spec["output"]["materialize"] = "live"
     result = api.run(spec, engine=engine)
     assert api.check_output(engine, "anon.ages").holds
     assert not api.status(engine, "anon.ages").exposed
@@ -163,6 +163,30 @@ def test_a_pass_through_drifting_into_the_age(engine: Engine) -> None:
     assert (view.groupby(["age", "income", "note"]).size() >= 5).all()
 
 
+def test_a_version_does_not_drift_and_the_next_is_refused(engine: Engine) -> None:
+    """A versioned release (the default) shows its certified rows whatever the source becomes:
+    after the label turns into the age the view is unchanged and holds; re-publishing is
+    refused by the linkage gate, and the version analysts read stays the one certified."""
+    source = ages()
+    load(engine, source)
+    spec = ages_spec(label={"role": "sensitive"})
+    result = api.run(spec, engine=engine)
+    before = frame(engine, result.names.main)
+    engine.execute("UPDATE main.ages SET label = CAST(age AS VARCHAR)")
+    after = frame(engine, result.names.main)
+    assert (
+        before.sort_values(list(before.columns))
+        .reset_index(drop=True)
+        .equals(after.sort_values(list(after.columns)).reset_index(drop=True))
+    )
+    assert set(after["label"]) == set(source["label"])
+    assert api.check_output(engine, "anon.ages").holds
+    with pytest.raises(LinkageError):
+        api.run(spec, engine=engine)
+    kept = frame(engine, result.names.main)
+    assert len(kept) == len(before) and set(kept["label"]) == set(source["label"])
+
+
 def test_check_and_status_exit_codes_on_drift(tmp_path: Path) -> None:
     """The CLI: `anonsql check SPEC` exits 4 and `anonsql status` 6 once a pass-through gives
     the age away."""
@@ -170,7 +194,7 @@ def test_check_and_status_exit_codes_on_drift(tmp_path: Path) -> None:
     with DuckDBEngine(db) as engine:
         load(engine, ages())
     spec = ages_spec(label={"role": "sensitive"})
-    spec["output"]["materialize"] = "view"
+    spec["output"]["materialize"] = "live"
     spec["database"] = db.name
     path = tmp_path / "spec.yaml"
     path.write_text(yaml.safe_dump(spec), encoding="utf-8")

@@ -1,0 +1,86 @@
+"""What cannot be certified against the versions before it is refused, naming ``--replace``;
+``--replace`` drops the history, publishes version 1 again and says so in the certificate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import load_people, people_spec, snapshot
+
+from anonsql import api
+from anonsql.cli import main
+from anonsql.engines import DuckDBEngine, Engine
+from anonsql.errors import SpecError
+from anonsql.sql import TableName
+
+RELEASE = TableName("people", "anon")
+T_CLOSENESS = [{"k_anonymity": {"k": 5}}, {"t_closeness": {"column": "disease", "t": 0.9}}]
+
+
+def changed(engine: Engine) -> None:
+    engine.execute("DELETE FROM main.people WHERE name = 'person 0'")
+
+
+def test_a_release_that_is_not_versioned_is_not_republished_over_a_changed_source(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """t-closeness is decided over the whole table: the release is published whole, and a new
+    one over a changed source would be compared with it. Refused, nothing changes; with
+    ``replace`` it is published and the certificate says the history was replaced."""
+    load_people(engine)
+    spec = people_spec(tmp_path, privacy=T_CLOSENESS)
+    first = api.run(spec, engine=engine)
+    assert "version" not in first.certificate
+    published = snapshot(engine, RELEASE)
+    api.run(spec, engine=engine)  # the same source: published again
+    changed(engine)
+    with pytest.raises(SpecError) as refused:
+        api.run(spec, engine=engine)
+    assert "--replace" in str(refused.value) and "source that changed" in str(refused.value)
+    assert snapshot(engine, RELEASE) == published
+    again = api.run(spec, engine=engine, replace=True)
+    assert again.check.holds and again.certificate["history"] == "replaced"
+    assert engine.count_rows(RELEASE) == len(published) - 1
+
+
+def test_a_changed_spec_over_a_changed_source_is_refused(engine: Engine, tmp_path: Path) -> None:
+    """Versions certified under k = 5 cannot be continued under k = 6 once the source changed
+    (new classes would be compared with the old); over the same source the spec change starts
+    a new history; ``replace`` drops it."""
+    load_people(engine)
+    first = api.run(people_spec(tmp_path, k=5), engine=engine)
+    assert first.certificate["version"] == 1
+    restarted = api.run(people_spec(tmp_path, k=6), engine=engine)
+    assert restarted.certificate["version"] == 1
+    assert str(restarted.certificate["history"]).startswith("restarted")
+    changed(engine)
+    published = snapshot(engine, RELEASE)
+    with pytest.raises(SpecError) as refused:
+        api.run(people_spec(tmp_path, k=5), engine=engine)
+    assert "--replace" in str(refused.value) and "another spec" in str(refused.value)
+    assert snapshot(engine, RELEASE) == published
+    replaced = api.run(people_spec(tmp_path, k=5), engine=engine, replace=True)
+    assert replaced.certificate["version"] == 1 and replaced.certificate["history"] == "replaced"
+    following = api.run(people_spec(tmp_path, k=5), engine=engine)
+    assert following.certificate["version"] == 2 and following.certificate["history"] == "kept"
+
+
+def test_the_cli_refuses_with_exit_2_and_replaces_with_the_flag(tmp_path: Path) -> None:
+    db = tmp_path / "people.duckdb"
+    with DuckDBEngine(db) as engine:
+        load_people(engine)
+    spec: dict[str, Any] = people_spec(tmp_path, privacy=T_CLOSENESS)
+    spec["database"] = db.name
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(path), "--quiet"]).exit_code == 0
+    with DuckDBEngine(db) as engine:
+        changed(engine)
+    refused = runner.invoke(main, ["run", str(path), "--quiet"])
+    assert refused.exit_code == 2 and "--replace" in refused.output, refused.output
+    assert runner.invoke(main, ["run", str(path), "--quiet", "--replace"]).exit_code == 0
