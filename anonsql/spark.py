@@ -55,12 +55,14 @@ def anonymize(
     spec: Spec | Mapping[str, Any] | str | Path,
     *,
     session: SparkSession | None = None,
+    replace: bool = False,
 ) -> SparkRelease:
     """Anonymize a DataFrame, or the catalog table named ``data`` (``schema.table`` or
     ``catalog.schema.table``), with ``spec`` (its ``source`` is the data given here and may be
     left out), publish the release in the session's catalog as ``anonsql.run`` does, and return
     it as a DataFrame. ``session`` defaults to the DataFrame's, else the active one; anonsql
-    never stops it.
+    never stops it. ``replace``: publish over a release of data that changed since (refused
+    otherwise: an analyst who kept it could compare the two).
     """
     from anonsql.engines.spark.engine import SparkEngine, derived_session
 
@@ -68,7 +70,7 @@ def anonymize(
     given = _with_source(spec, "-")  # validated once before anything is written
     with SparkEngine(session=derived_session(caller, given.engine_settings)) as engine:
         source = _source(engine, data, caller, given.output.name)
-        result = api.run(_with_source(given, str(source)), engine=engine)
+        result = api.run(_with_source(given, str(source)), engine=engine, replace=replace)
         published = engine.qualified(result.names.main)
     return SparkRelease(
         dataframe=caller.table(published),

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+
 import anonsql
 from anonsql import arrow
 from anonsql.attacks import Attacks
@@ -92,7 +94,11 @@ def certify(
         "history": history,
     }
     fields.update(release.layout.certificate_fields())
-    release.engine.load_arrow(
-        release.built.certificate, arrow.table({name: [value] for name, value in fields.items()})
-    )
+    # a field without a value is a text NULL: pyarrow's null type would load pandas, and Spark
+    # cannot store a column of it
+    columns = {
+        name: [value] if value is not None else arrow.array([None], pa.string())
+        for name, value in fields.items()
+    }
+    release.engine.load_arrow(release.built.certificate, arrow.table(columns))
     return Certificate(fields)

@@ -18,14 +18,14 @@ from anonsql.interrupts import Published, handled
 from anonsql.measure.measure import measure
 from anonsql.prepare import prepared
 from anonsql.publish import publish, swap_for
+from anonsql.publish.versions import record_unversioned, staged_for
 from anonsql.report import RunResult, report
 from anonsql.resolve import resolve
 from anonsql.spec import Spec
 from anonsql.spec.output import OutputNames
 from anonsql.stage import stage
 from anonsql.verify import verify
-from anonsql.versions import partition, versioning
-from anonsql.versions.publish import record_unversioned, staged_for
+from anonsql.versions import versioning
 
 
 def run(
@@ -57,7 +57,7 @@ def run(
                     prepared(versions.resolved, hierarchies, engine, versions.run_id)
                 ) as workspace,
             ):
-                partitioning = partition(versions, workspace, progress)
+                partitioning = versions.partition(workspace, progress)
                 progress("publishing and verifying")
                 staged = staged_for(stage(versions.resolved, workspace, partitioning), versions)
                 names = OutputNames(resolved.output, spec.output.private_schema)

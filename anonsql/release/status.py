@@ -72,13 +72,6 @@ class ReleaseStatus:
         }
 
 
-def checksum(engine: Engine, relation: TableName) -> str:
-    """Rows and an order-independent hash of ``relation`` (comparable on one engine only)."""
-    columns = [c.name for c in engine.columns(relation) or []]
-    rows, value = engine.query("status/checksum", relation=relation, columns=columns)[0]
-    return f"{int(rows)}:{int(value)}"
-
-
 def release_status(engine: Engine, output: TableName) -> ReleaseStatus:
     """The status of the release published as ``output``."""
     release = read_release(
@@ -90,6 +83,7 @@ def release_status(engine: Engine, output: TableName) -> ReleaseStatus:
 def status_of(engine: Engine, release: PublishedRelease) -> ReleaseStatus:
     # the measure step reads releases too: imported here, not at the top
     from anonsql.measure.linkage import release_linkage
+    from anonsql.versions.checksum import checksum
     from anonsql.versions.status import certified_checksum, held_back
 
     names: OutputNames = release.names

@@ -39,6 +39,7 @@ from anonsql.resolve import Resolved
 from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
+from anonsql.versions.checksum import checksum
 from anonsql.versions.names import KEY_HASH, KEY_ORD, VersionNames
 
 #: The ``--replace`` fix, named in every refusal to re-publish.
@@ -111,6 +112,21 @@ class Versioning:
     #: The run holding the working schema that the versions step and the workspace share.
     run_id: str
 
+    def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
+        """The algorithm's partitions of the rows to place; none, without running it, when a
+        later version has no rows to place (a batch that cannot form one class is held back
+        whole)."""
+        algorithm = self.resolved.algorithm
+        if self.delta is None or self.delta.version == 1 or workspace.rows > 0:
+            progress(f"partitioning {workspace.rows} rows with {algorithm.name}")
+            return algorithm.partition(workspace, progress)
+        workspace.engine.run(
+            "versions/empty_parts", target=workspace.work("parts"), dims=workspace.dimensions
+        )
+        return Partitioning(
+            partitions=0, suppressed_rows=0, suppressed_partitions=0, rounds=0, statements=1
+        )
+
 
 def published_columns(resolved: Resolved) -> list[str]:
     passthrough, qids = set(resolved.passthrough), set(resolved.qids)
@@ -164,21 +180,21 @@ def versioning(resolved: Resolved, engine: Engine, *, replace: bool) -> Iterator
         previous = None if replace else previous_version(engine, names)
         history = previous is not None and engine.relation_kind(names.history) is not None
         if not versionable(resolved, engine):
-            if previous is not None and not history and spec.output.materialize != "live":
-                from anonsql.release.status import checksum
-
-                source = names.names.source
-                if (
-                    engine.relation_kind(source) is None
-                    or checksum(engine, source) != previous.checksum
-                ):
-                    raise SpecError(
-                        "output",
-                        f"{resolved.output} is a release of a source that changed since; "
-                        f"the {resolved.algorithm.layout} layout is not versioned, so a new "
-                        "release would be compared with the previous one",
-                        REPLACE_FIX,
-                    )
+            # the source as this run reads it (the spec may name another table since)
+            if (
+                previous is not None
+                and not history
+                and spec.output.materialize != "live"
+                and checksum(engine, resolved.source, [c.name for c in resolved.catalog])
+                != previous.checksum
+            ):
+                raise SpecError(
+                    "output",
+                    f"{resolved.output} is a release of a source that changed since; "
+                    f"the {resolved.algorithm.layout} layout is not versioned, so a new "
+                    "release would be compared with the previous one",
+                    REPLACE_FIX,
+                )
             yield Versioning(resolved, None, names, replace, run_id)
             return
         delta = _delta(resolved, engine, names, run_id, previous if history else None)
@@ -303,20 +319,3 @@ def _for_algorithm(delta: Delta, engine: Engine) -> Resolved:
         spec = spec.model_copy(update={"suppression_limit": 1.0})
     rows = engine.count_rows(delta.placing)
     return dataclasses.replace(resolved, spec=spec, source=delta.placing, rows=rows)
-
-
-def partition(
-    versioning: Versioning, workspace: Workspace, progress: ProgressCallback
-) -> Partitioning:
-    """The algorithm's partitions of the rows to place; none, without running it, when a later
-    version has no rows to place (a batch that cannot form one class is held back whole)."""
-    algorithm = versioning.resolved.algorithm
-    if versioning.delta is None or versioning.delta.version == 1 or workspace.rows > 0:
-        progress(f"partitioning {workspace.rows} rows with {algorithm.name}")
-        return algorithm.partition(workspace, progress)
-    workspace.engine.run(
-        "versions/empty_parts", target=workspace.work("parts"), dims=workspace.dimensions
-    )
-    return Partitioning(
-        partitions=0, suppressed_rows=0, suppressed_partitions=0, rounds=0, statements=1
-    )

@@ -22,12 +22,20 @@ _RUN_ID = re.compile(r"anonsql_work_[0-9a-f]{12}")
 _ARROW_VIEW = re.compile(r"__anonsql_arrow_[0-9]+")
 #: PostgreSQL advisory lock keys are derived from the run id.
 _LOCK_KEY = re.compile(r"(ADVISORY_(?:UN)?LOCK)\([0-9]+\)")
+#: A version's summary row: when it was published, the spec's hash (the hierarchy's path is in
+#: the spec) and the run id.
+_TIMESTAMP = re.compile(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00'")
+_SHA256 = re.compile(r"'[0-9a-f]{64}'")
+_RUN_LITERAL = re.compile(r"'[0-9a-f]{12}'")
 
 
 def normalize(statement: str, tmp: Path) -> str:
-    """Replace what differs between runs: the run id (and lock keys) and the Arrow scan names."""
+    """Replace what differs between runs: the run id (and lock keys), the Arrow scan names and a
+    version's time and spec hash."""
     statement = _ARROW_VIEW.sub("__anonsql_arrow_N", _RUN_ID.sub("anonsql_work_RUN", statement))
     statement = _LOCK_KEY.sub(r"\1(RUN)", statement)
+    statement = _TIMESTAMP.sub("'TIME'", statement)
+    statement = _RUN_LITERAL.sub("'RUN'", _SHA256.sub("'SHA256'", statement))
     return statement.replace(str(tmp), "TMP")
 
 

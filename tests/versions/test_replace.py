@@ -84,3 +84,17 @@ def test_the_cli_refuses_with_exit_2_and_replaces_with_the_flag(tmp_path: Path) 
     refused = runner.invoke(main, ["run", str(path), "--quiet"])
     assert refused.exit_code == 2 and "--replace" in refused.output, refused.output
     assert runner.invoke(main, ["run", str(path), "--quiet", "--replace"]).exit_code == 0
+
+
+def test_a_spec_naming_another_source_is_compared_with_it(engine: Engine, tmp_path: Path) -> None:
+    """A release that is not versioned, re-published from another table with other rows: the
+    table the run reads is compared with what was certified, so it is refused too."""
+    load_people(engine)
+    spec = people_spec(tmp_path, privacy=T_CLOSENESS)
+    api.run(spec, engine=engine)
+    other = load_people(engine, TableName("people_copy", "main"))
+    engine.execute("DELETE FROM main.people_copy WHERE name = 'person 0'")
+    with pytest.raises(SpecError, match="--replace"):
+        api.run({**spec, "source": str(other)}, engine=engine)
+    same = load_people(engine, TableName("people_same", "main"))
+    assert api.run({**spec, "source": str(same)}, engine=engine).check.holds

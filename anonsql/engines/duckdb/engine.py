@@ -160,7 +160,7 @@ class DuckDBEngine(Engine):
         if schema not in self._work:
             super().drop_work_schema(schema)  # a schema a killed run of an older version left
             return
-        for name in self._work.pop(schema):
+        for name in sorted(self._work.pop(schema)):  # sorted: the same statements every run
             self.drop(TableName(name, "temp"))
         self.run("work/detach", name=schema)
 

@@ -223,7 +223,7 @@ WHERE h.__anonsql_state = 'published';
 CREATE VIEW "anon_private"."people__released" AS SELECT * FROM "anon_private"."people__version_rows";
 CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__version_rows";
 INSERT INTO "anon_private"."people__versions" VALUES (
-1, '2026-11-27T21:11:18+00:00', 400, 400, 0, 0, 0, '400:203227520498', '65844327280ef51f374a25c57a15c826c1486e2f5ae58e04ee19ebc84f2bbc56', 'a38c94a1eab8');
+1, 'TIME', 400, 400, 0, 0, 0, '400:203227520498', 'SHA256', 'RUN');
 CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
@@ -938,6 +938,6 @@ FROM (
 WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
-DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__v_placed";
 DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
+DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__v_placed";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

@@ -1040,6 +1040,6 @@ DESCRIBE "anon_private"."visits__source";
 SELECT COUNT(*) AS n, COALESCE(SUM(HASH("name", "pid", "age", "gender", "zip", "disease") % 1000000007), 0) AS checksum
 FROM "anon_private"."visits__source" AS r;
 INSERT INTO "anon_private"."visits__versions" VALUES (
-1, '2026-11-27T21:11:22+00:00', NULL, NULL, NULL, NULL, NULL, '10:7329536694', 'beff3bd7567a7716c818996f8cabc2e7c5c666dc149edaf47534311a32a6c485', 'd82512956ca9');
+1, 'TIME', NULL, NULL, NULL, NULL, NULL, '10:7329536694', 'SHA256', 'RUN');
 COMMIT;
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

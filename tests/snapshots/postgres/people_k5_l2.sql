@@ -623,18 +623,7 @@ FROM "anon_private"."people__version_rows";
 
 INSERT INTO "anon_private"."people__versions"
 VALUES
-  (
-    1,
-    '2026-11-27T21:11:19+00:00',
-    400,
-    400,
-    0,
-    0,
-    0,
-    '400:-1921312704',
-    '07e7eda5985aafbc25e224bc9c83af06d3f6b46bd9a8cca23042d99a310e5041',
-    '8120b172b27b'
-  );
+  (1, 'TIME', 400, 400, 0, 0, 0, '400:-1921312704', 'SHA256', 'RUN');
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
 SELECT
@@ -2355,11 +2344,12 @@ CREATE TABLE "anon"."people__certificate" (
   "source_risk" TEXT,
   "risk_settings" TEXT,
   "attacks" TEXT,
+  "history" TEXT,
   "person_level" TEXT,
   "search" TEXT,
   "version" BIGINT,
   "freshness" TEXT,
-  "history" TEXT,
+  "individuals" BIGINT,
   "held_rows" BIGINT,
   "pending_deletions" BIGINT
 );
@@ -2395,11 +2385,12 @@ COPY "anon"."people__certificate" (
   "source_risk",
   "risk_settings",
   "attacks",
+  "history",
   "person_level",
   "search",
   "version",
   "freshness",
-  "history",
+  "individuals",
   "held_rows",
   "pending_deletions"
 )

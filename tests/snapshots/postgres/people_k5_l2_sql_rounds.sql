@@ -2469,18 +2469,7 @@ FROM "anon_private"."people__version_rows";
 
 INSERT INTO "anon_private"."people__versions"
 VALUES
-  (
-    1,
-    '2026-11-27T21:11:20+00:00',
-    400,
-    400,
-    0,
-    0,
-    0,
-    '400:-1921312704',
-    '21e2e7f556c7b61a5d6e318fc27f41e38bd872261403507549f010b3d9aee493',
-    'df0e86448c94'
-  );
+  (1, 'TIME', 400, 400, 0, 0, 0, '400:-1921312704', 'SHA256', 'RUN');
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
 SELECT
@@ -4201,11 +4190,12 @@ CREATE TABLE "anon"."people__certificate" (
   "source_risk" TEXT,
   "risk_settings" TEXT,
   "attacks" TEXT,
+  "history" TEXT,
   "person_level" TEXT,
   "search" TEXT,
   "version" BIGINT,
   "freshness" TEXT,
-  "history" TEXT,
+  "individuals" BIGINT,
   "held_rows" BIGINT,
   "pending_deletions" BIGINT
 );
@@ -4241,11 +4231,12 @@ COPY "anon"."people__certificate" (
   "source_risk",
   "risk_settings",
   "attacks",
+  "history",
   "person_level",
   "search",
   "version",
   "freshness",
-  "history",
+  "individuals",
   "held_rows",
   "pending_deletions"
 )

@@ -2613,6 +2613,7 @@ CREATE TABLE "anon"."visits__certificate" (
   "source_risk" TEXT,
   "risk_settings" TEXT,
   "attacks" TEXT,
+  "history" TEXT,
   "person_level" TEXT
 );
 
@@ -2647,6 +2648,7 @@ COPY "anon"."visits__certificate" (
   "source_risk",
   "risk_settings",
   "attacks",
+  "history",
   "person_level"
 )
 FROM STDIN;
@@ -2718,18 +2720,7 @@ FROM "anon_private"."visits__source" AS r;
 
 INSERT INTO "anon_private"."visits__versions"
 VALUES
-  (
-    1,
-    '2026-11-27T21:11:23+00:00',
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    '10:-1830651213',
-    'f132e20d98e9f555301888152fc3bd02a5196330bc61b7eb2617bab29800eb74',
-    'a71e8b69a165'
-  );
+  (1, 'TIME', NULL, NULL, NULL, NULL, NULL, '10:-1830651213', 'SHA256', 'RUN');
 
 COMMIT;
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from anonsql.publish import BuiltRelease
-from anonsql.release.status import checksum
+from anonsql.publish.publish import BuiltRelease
 from anonsql.stage import Staged
+from anonsql.versions.checksum import checksum
 from anonsql.versions.delta import Versioning, previous_version, spec_sha256
 from anonsql.versions.layout import VersionedRecordLayout
 
