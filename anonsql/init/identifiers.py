@@ -84,7 +84,7 @@ class ValueMatch:
 
     def describe(self) -> str:
         return (
-            f"its values are {self.pattern.what}: {self.matched} of {self.sampled} sampled "
+            f"its values are {self.pattern.what}: {self.matched:,} of {self.sampled:,} sampled "
             "values match"
         )
 

@@ -3,7 +3,8 @@
 1. **Profile and first roles** (:mod:`anonsql.init.suggest`): identifiers by values and names,
    the person column, quasi-identifiers with builders, sensitive columns with a model.
 2. **Exact links**: a candidate that alone determines a quasi-identifier
-   (:func:`anonsql.resolve.linked.linked_columns`, the resolve step's early refusal).
+   (:func:`anonsql.resolve.linked.linked_columns`, the resolve step's early refusal) is left
+   out.
 3. **Exposure**: a trial run (:mod:`anonsql.init.trial`) publishes every candidate with
    ``acknowledge_linked: true``, so the measure step records what each one exposes with the
    gate's own measures (:func:`anonsql.measure.exposure.acknowledged_exposure`: rows whose
@@ -37,6 +38,7 @@ from anonsql.init.suggest import (
     K,
     Suggestion,
     Table,
+    fingerprint_model,
     first_suggestion,
     person_column,
     qid_declaration,
@@ -134,8 +136,11 @@ class Proposal:
                 f"every class of equal quasi-identifiers holds at least k = {K} {counted}",
             )
         ]
-        if not self.table.person:
-            found += [sensitive_model(self.table, c) for c in self.of(SENSITIVE)]
+        sensitive = self.of(SENSITIVE)
+        if self.table.person:
+            found += [fingerprint_model(c) for c in sensitive[:1]]
+        else:
+            found += [sensitive_model(self.table, c) for c in sensitive]
         return found
 
     def spec(self, *, acknowledged: Sequence[str] = ()) -> dict[str, Any]:
@@ -191,7 +196,7 @@ def init_spec(
     proposal = Proposal(
         shape, tuple(first_suggestion(shape, p, matches.get(p.name)) for p in profiles)
     )
-    proposal = _exact_links(proposal)
+    proposal = _one_fingerprint(_exact_links(proposal))
     verdict = None
     if check and proposal.of(QUASI_IDENTIFIER):
         proposal = _exposure(proposal)
@@ -210,13 +215,29 @@ def init_spec(
     )
 
 
+def _one_fingerprint(proposal: Proposal) -> Proposal:
+    """With a person column, the fingerprint models protect one sensitive column: the others
+    are left out."""
+    if not proposal.table.person:
+        return proposal
+    for column in proposal.of(SENSITIVE)[1:]:
+        proposal = proposal.changed(
+            proposal.get(column).but(
+                LEFT_OUT,
+                {},
+                "left out: a sensitive column, and with several rows per person the fingerprint "
+                f"models protect one sensitive column ({proposal.of(SENSITIVE)[0]})",
+            )
+        )
+    return proposal
+
+
 def _published(proposal: Proposal) -> list[str]:
     return [s.column for s in proposal.suggestions if s.role in (SENSITIVE, INSENSITIVE)]
 
 
 def _exact_links(proposal: Proposal) -> Proposal:
-    """A candidate that alone exactly determines a quasi-identifier: a quasi-identifier
-    itself when a builder fits it, else left out."""
+    """A candidate that alone exactly determines a quasi-identifier is left out."""
     qids, published = proposal.of(QUASI_IDENTIFIER), _published(proposal)
     if not qids or not published:
         return proposal
@@ -224,11 +245,16 @@ def _exact_links(proposal: Proposal) -> Proposal:
     boolean = [q for q in qids if table.profiles[q].type_class is TypeClass.BOOLEAN]
     for linked in linked_columns(table.engine, table.name, published, qids, boolean=boolean):
         determined = ", ".join(linked.determines)
-        why = (
-            f"each of its values occurs with a single value of {determined}: published "
-            f"unchanged it would give {determined} away on every row published generalized"
+        # left out rather than generalized: as a quasi-identifier it would still pin
+        # {determined} down inside every class, for any column published beside it
+        proposal = proposal.changed(
+            proposal.get(linked.column).but(
+                LEFT_OUT,
+                {},
+                f"left out: each of its values occurs with a single value of {determined}: "
+                f"published it would give {determined} away on every row published generalized",
+            )
         )
-        proposal = proposal.changed(_fix(proposal, linked.column, why))
     return proposal
 
 
@@ -270,9 +296,10 @@ def _exposure(proposal: Proposal) -> Proposal:
 def _exposure_words(table: Table, found: AcknowledgedExposure) -> str:
     parts = []
     if found.small_class_rows:
+        # rows, in classes of fewer than k individuals (persons where k counts persons)
         parts.append(
-            f"alone it puts {found.small_class_rows:,} of {table.individuals:,} {table.unit} "
-            f"in classes below k = {K}"
+            f"alone it puts {found.small_class_rows:,} of {table.rows:,} rows in classes of "
+            f"fewer than k = {K} {table.unit}"
         )
     for qid, n in found.recovered_rows.items():
         if n:

@@ -151,6 +151,11 @@ def qid_declaration(table: Table, p: ColumnProfile) -> tuple[dict[str, Any], str
             f"{table.persons:,} persons, and a person's quasi-identifiers must be the same on "
             "all their rows"
         )
+    if p.nulls:
+        return (
+            f"{p.nulls:,} rows hold NULL in it and a quasi-identifier may not (fill them, e.g. "
+            "in a view with COALESCE, to generalize it)"
+        )
     named_code = re.search(_QID_NAMES["a zip or postal code"], p.name.lower()) is not None
     if p.zip_like or (named_code and p.type_class is TypeClass.INTEGER):
         builder: dict[str, Any] = {"builder": "mask", "char": "*"}
@@ -220,6 +225,17 @@ def sensitive_model(table: Table, column: str) -> tuple[dict[str, Any], str]:
     )
 
 
+def fingerprint_model(column: str) -> tuple[dict[str, Any], str]:
+    """The model of a sensitive column with several rows per person (Gong et al. 2017): a
+    person's fingerprint (the set of their values) may not dominate a class."""
+    return (
+        {"fingerprint_l_diversity": {"column": column, "l": 2}},
+        f"{column}: fingerprint l-diversity, l = 2: with several rows per person, no "
+        f"fingerprint (a person's set of {column} values) accounts for more than half the "
+        "persons of a class; fingerprints are generalized to * where needed",
+    )
+
+
 def first_suggestion(table: Table, p: ColumnProfile, matched: ValueMatch | None) -> Suggestion:
     """The role of one column from its profile, values and name (before any exposure is
     measured)."""
@@ -266,10 +282,12 @@ def first_suggestion(table: Table, p: ColumnProfile, matched: ValueMatch | None)
             "points at one person",
         )
     if re.search(_SENSITIVE_NAMES, lowered):
+        # with a person column, fingerprints are generalized along a hierarchy
+        fingerprint: dict[str, Any] = {"hierarchy": {"builder": "redact"}} if table.person else {}
         return Suggestion(
             p.name,
             SENSITIVE,
-            {"role": SENSITIVE},
+            {"role": SENSITIVE, **fingerprint},
             (
                 about,
                 "its name suggests a sensitive attribute: published unchanged, protected "
