@@ -1,11 +1,12 @@
 """``anonsql init`` runs the spec it proposes: the whole pipeline, gate and attacks included,
 into scratch schemas it drops afterwards, so nothing is published where analysts look.
 
-The run is :func:`anonsql.api.run` itself on a copy of the spec whose ``output`` names two
-fresh schemas (``anonsql_init_<random>`` and its ``_private`` twin): the same resolve step,
-search, verification, linkage gate (:mod:`anonsql.measure.linkage`), attack step
-(:mod:`anonsql.attacks.step`), measures and certificate as ``anonsql run`` on the spec as
-written; the schemas are dropped however the run ends. It works on every engine that runs
+The run is :func:`anonsql.pipeline.run` itself (what ``anonsql run`` calls) on a copy of the
+spec whose ``output`` names two fresh schemas (``anonsql_init_<random>`` and its ``_private``
+twin): the same resolve step, search, verification, linkage gate
+(:mod:`anonsql.measure.linkage`), attack step (:mod:`anonsql.attacks.step`), measures and
+certificate as ``anonsql run`` on the spec as written; the schemas are dropped however the run
+ends. It works on every engine that runs
 specs (on a transactional engine a refused run leaves nothing; a passing one is dropped).
 """
 
@@ -16,11 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from anonsql import pipeline
 from anonsql.attacks.step import AttackRefused
 from anonsql.engines import Engine
 from anonsql.errors import AnonsqlError
 from anonsql.report import RunResult
 from anonsql.resolve.linked import LinkageError
+from anonsql.spec import spec_from_mapping
 
 #: Prefix of the scratch schemas a trial publishes into.
 SCRATCH_PREFIX = "anonsql_init_"
@@ -46,16 +49,18 @@ class Trial:
         return self.error if isinstance(self.error, AttackRefused) else None
 
 
+def _quiet(message: str) -> None:
+    del message
+
+
 def trial_run(engine: Engine, spec: Mapping[str, Any]) -> Trial:
     """Run ``spec`` (a mapping, ``output.name`` kept) into scratch schemas, then drop them."""
-    from anonsql import api  # the API imports anonsql.init
-
     schema = SCRATCH_PREFIX + uuid.uuid4().hex[:12]
     private = schema + "_private"
     output = {**spec["output"], "schema": schema, "private_schema": private, "grants": []}
     scratch = {**spec, "output": output}
     try:
-        result = api.run(scratch, engine=engine)
+        result = pipeline.run(spec_from_mapping(scratch), engine, _quiet)
     except AnonsqlError as error:
         return Trial(error=error)
     finally:
