@@ -151,11 +151,18 @@ def init(
     *,
     engine_name: str | None = None,
     database: str | None = None,
+    check: bool = True,
 ) -> InitResult:
-    """Profile ``table`` and suggest a spec for it (``anonsql init``); ``database`` is what
-    the spec's ``database:`` key will say."""
+    """Profile ``table`` and propose a spec for it (``anonsql init``); ``database`` is what
+    the spec's ``database:`` key will say. With ``check``, the proposal is run into scratch
+    schemas (dropped afterwards) until the publish gate accepts it, and the result's
+    ``verdict`` says whether the spec as written passes."""
     return init_spec(
-        engine, _relation(table, "--table"), engine_name=engine_name, database=database
+        engine,
+        _relation(table, "--table"),
+        engine_name=engine_name,
+        database=database,
+        check=check,
     )
 
 

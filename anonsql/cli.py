@@ -706,6 +706,11 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     help="Write the spec to this file (default: print it on stdout).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option(
+    "--no-check",
+    is_flag=True,
+    help="Do not run the proposed spec (into scratch schemas) to check that it passes.",
+)
 @json_option("ANONSQL_INIT_JSON", "Print the profile as JSON instead.")
 @handle_errors
 def init(
@@ -714,18 +719,22 @@ def init(
     table: str,
     path: Path | None,
     force: bool,
+    no_check: bool,
     as_json: bool,
 ) -> None:
-    """Profile a table and write a spec skeleton for it: every column's type, distinct values,
-    NULL share and uniqueness (in SQL), suggested roles and hierarchies with the reason for each,
-    and the table's re-identification risk. Check the roles, then `anonsql run` the spec."""
+    """Profile a table and write a spec for it: roles from the columns' values, names and
+    exposure (a column that would expose rows becomes a quasi-identifier or is left out),
+    hierarchies chosen from the data, a model for each sensitive column, the person column;
+    then run the spec into scratch schemas (dropped) and say whether it passes."""
     if path is not None and path.exists() and not force:
         raise SpecError("--out", f"{path} exists", "give another file, or --force to overwrite")
     with api.connect_database(engine_name, database, must_exist=True) as engine:
         written_db = database
         if engine.database_is_path and path is not None:
             written_db = os.path.relpath(Path(database).resolve(), path.resolve().parent)
-        found = api.init(engine, table, engine_name=engine_name, database=written_db)
+        found = api.init(
+            engine, table, engine_name=engine_name, database=written_db, check=not no_check
+        )
     if as_json:
         emit_json(found.summary())
     elif path is None:
@@ -735,9 +744,13 @@ def init(
         qids = [s.column for s in found.suggestions if s.role == "quasi_identifier"]
         out().print(
             f"wrote {path}: {len(found.suggestions)} columns, quasi-identifiers: "
-            f"{', '.join(qids) or 'none'}. Check the roles, then: anonsql run {path}",
+            f"{', '.join(qids) or 'none'}.",
             highlight=False,
         )
+    if not as_json:
+        verdict = found.verdict
+        said = "not checked (--no-check)" if verdict is None else verdict.text
+        click.echo(f"init: {said}", err=path is None)
 
 
 @main.command()

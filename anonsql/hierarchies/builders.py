@@ -490,3 +490,49 @@ class OrderedBuilder(HierarchyBuilder):
                 "list every value of the column in `order`",
             )
         return self.order
+
+
+@_register
+class RedactBuilder(HierarchyBuilder):
+    """Every value generalized straight to the root ``*``: a class keeps its value or hides it
+    (for columns with a few values and no order, such as sex; no placeholder grouping)."""
+
+    name = "redact"
+
+    def paths(self, values: Sequence[str], key: str) -> Paths:
+        return [[v, ROOT] for v in natural_order(values)]
+
+
+@_register
+class FrequentBuilder(HierarchyBuilder):
+    """The values listed in ``keep`` (the frequent ones, which ``anonsql init`` reads from the
+    data) stay as they are at the first level and every other value is grouped under
+    ``other``; then the root ``*``. The rare values, which single people out, are never named in
+    the spec."""
+
+    name = "frequent"
+
+    keep: list[str] = Field(min_length=1)
+    other: str = Field(default="other", min_length=1)
+
+    @model_validator(mode="after")
+    def _distinct_labels(self) -> FrequentBuilder:
+        if len(set(self.keep)) < len(self.keep):
+            raise Invalid("`keep` lists a value more than once", "list each value once")
+        if self.other in self.keep or self.other == ROOT:
+            raise Invalid(
+                f"the label {self.other!r} of the other values is a kept value or the root",
+                "choose another `other` label",
+            )
+        return self
+
+    def paths(self, values: Sequence[str], key: str) -> Paths:
+        distinct = natural_order(values)
+        if self.other in distinct:
+            raise HierarchyError(
+                f"{key}.other",
+                "the label of the other values is one of the column's values",
+                "choose another `other` label",
+            )
+        kept = set(self.keep)
+        return [[v, v if v in kept else self.other, ROOT] for v in distinct]

@@ -118,3 +118,33 @@ def source_risk(engine: Engine, table: TableName, qids: Sequence[str]) -> Source
         below_5=int(row["below_5"] or 0),
         below_10=int(row["below_10"] or 0),
     )
+
+
+@dataclass(frozen=True)
+class Frequencies:
+    """A column's values held by at least ``least`` rows (most frequent first; the rarer ones
+    never leave the engine), its distinct values and its entropy over the table (nats)."""
+
+    least: int
+    frequent: tuple[tuple[str, int], ...]
+    distinct: int
+    entropy: float
+
+
+def frequencies(
+    engine: Engine, table: TableName, column: str, *, least: int, limit: int = 64
+) -> Frequencies:
+    """The frequent values of ``column`` (at most ``limit``) and its entropy (one query)."""
+    rows = engine.query("init/frequencies", relation=table, column=column, least=least, limit=limit)
+    if not rows:
+        return Frequencies(least, (), 0, 0.0)
+    frequent = tuple((str(v), int(n)) for v, n, _, _ in rows if v is not None)
+    return Frequencies(least, frequent, int(rows[0][3]), float(rows[0][2] or 0.0))
+
+
+def varying(
+    engine: Engine, table: TableName, person: str, columns: Sequence[str]
+) -> tuple[int, dict[str, int]]:
+    """(persons, per column the persons holding several values of it over their rows)."""
+    row = engine.query("init/varying", relation=table, person=person, columns=list(columns))[0]
+    return int(row[0] or 0), {c: int(row[1 + i] or 0) for i, c in enumerate(columns)}

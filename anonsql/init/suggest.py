@@ -1,26 +1,25 @@
-"""``anonsql init``: a spec skeleton for a table, with a comment explaining each suggestion.
+"""``anonsql init``: a column's first suggested role, and the declaration each role takes.
 
-Roles are suggested from the profile and the column names: likely identifiers (unique or
-near-unique columns, names such as ``id``, ``email``, ``ssn``), likely quasi-identifiers (ages,
-dates, zip-like codes, sex, race, ...), likely sensitive columns (diagnoses, income, ...); a
-column that would be published unchanged but determines a suggested quasi-identifier is
-flagged and left out. Hierarchies are builders: numbers stay ``type: numeric`` (Mondrian
-publishes intervals), dates go to month / year / decade, zip-like codes are masked from the end,
-other text is grouped in order (a placeholder to replace with a meaningful hierarchy).
+Roles come from the profile (:mod:`anonsql.init.profile`), the column's values
+(:mod:`anonsql.init.identifiers`) and its name: direct identifiers (recognized by their values
+or their name, or near-unique) are dropped; a repeated id-like column is the person column;
+likely quasi-identifiers (ages, dates, zip-like codes, sex, race, ...) are generalized with a
+builder chosen from the data's type and distribution (:func:`qid_declaration`); likely
+sensitive columns get a model (:func:`sensitive_model`); every other column is a candidate to
+publish unchanged, which :mod:`anonsql.init.propose` keeps only where the publish gate's
+measures find no exposure.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from anonsql.engines import Engine, TypeClass
-from anonsql.init.profile import ColumnProfile, SourceRisk, profile_table, source_risk
-from anonsql.resolve.linked import linked_columns
+from anonsql.init.identifiers import ValueMatch
+from anonsql.init.profile import ColumnProfile, frequencies
 from anonsql.sql import TableName
 
 _QID_NAMES = {
@@ -35,7 +34,13 @@ _QID_NAMES = {
 }
 _IDENTIFIER_NAMES = (
     r"(^|_)(id|uuid|guid|ssn|email|e_?mail|phone|mobile|name|first_?name|last_?name|surname|"
-    r"passport|iban|account|mrn|ip|address)($|_)"
+    r"passport|iban|account|mrn|ip|address|nino)($|_)"
+)
+#: Names of columns that link the rows of one person, best first.
+_PERSON_NAMES = (
+    r"(^|_)(patient|person|customer|client|user|member|subject|employee|student|account|"
+    r"individual|citizen|mrn)",
+    r"(^|_)(id|uuid|guid|key|no|number)$",
 )
 _SENSITIVE_NAMES = (
     r"diagnos|disease|icd|condition|salary|income|wage|medication|drug|religion|treatment|"
@@ -43,10 +48,29 @@ _SENSITIVE_NAMES = (
 )
 #: Distinct values per non-NULL row from which a column is taken for an identifier.
 NEAR_UNIQUE = 0.95
+#: A person column has at least this many distinct values per row (fewer: a code, a ward).
+PERSON_UNIQUENESS = 0.05
+#: The k init proposes.
+K = 5
+#: Text quasi-identifiers with more distinct values, or this share of them per row, are left
+#: out: free text, no grouping follows from the data.
+MAX_TEXT_DISTINCT = 1000
+MAX_TEXT_UNIQUENESS = 0.5
+#: Numbers with more distinct values are left out when exposed (weights, amounts, measures).
+MAX_NUMERIC_DISTINCT = 1000
+#: The most values a ``frequent`` grouping keeps (the rest is ``other``).
+KEEP_LIMIT = 30
+#: The largest l proposed (more is rarely satisfiable without suppressing much).
+MAX_L = 3
 
-
+QUASI_IDENTIFIER = "quasi_identifier"
+SENSITIVE = "sensitive"
+INSENSITIVE = "insensitive"
+IDENTIFIER = "identifier"
 #: The role of a suggestion that leaves the column out of the spec (written as a comment).
 LEFT_OUT = "left_out"
+#: The role of the person column (the spec's ``person_id``).
+PERSON = "person_id"
 
 
 @dataclass(frozen=True)
@@ -58,45 +82,42 @@ class Suggestion:
     declaration: dict[str, Any]
     reasons: tuple[str, ...]
 
+    def but(self, role: str, declaration: dict[str, Any], *reasons: str) -> Suggestion:
+        """The same column with another role, its first reason (the profile) kept."""
+        return Suggestion(self.column, role, declaration, (self.reasons[0], *reasons))
+
 
 @dataclass(frozen=True)
-class InitResult:
-    """The profile, the suggestions, the source's risk and the spec text."""
+class Table:
+    """What the suggestions read of the table: its rows, its columns' profiles, the person
+    column (when one was found), its persons and the persons over whose rows each column
+    varies."""
 
-    table: TableName
-    profiles: tuple[ColumnProfile, ...]
-    suggestions: tuple[Suggestion, ...]
-    risk: SourceRisk | None
-    yaml: str
+    engine: Engine
+    name: TableName
+    rows: int
+    profiles: dict[str, ColumnProfile]
+    person: str | None = None
+    persons: int = 0
+    varying: dict[str, int] | None = None
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready: each column's profile and suggestion, the risk, the spec text."""
-        suggested = {s.column: s for s in self.suggestions}
-        risk = self.risk
-        return {
-            "table": str(self.table),
-            "columns": [
-                {
-                    "name": p.name,
-                    "type": p.data_type,
-                    "rows": p.rows,
-                    "distinct": p.distinct,
-                    "null_share": p.null_share,
-                    "uniqueness": p.uniqueness,
-                    "role": suggested[p.name].role,
-                    "declaration": suggested[p.name].declaration,
-                    "reasons": list(suggested[p.name].reasons),
-                }
-                for p in self.profiles
-            ],
-            "risk": None
-            if risk is None
-            else {**asdict(risk), "highest": risk.highest, "average": risk.average},
-            "spec": self.yaml,
-        }
+    @property
+    def unit(self) -> str:
+        return "persons" if self.person else "rows"
+
+    @property
+    def individuals(self) -> int:
+        return self.persons if self.person else self.rows
 
 
-def _qid_reason(name: str) -> str | None:
+def facts(p: ColumnProfile) -> str:
+    return (
+        f"{p.data_type}, {p.distinct:,} distinct, {100 * p.null_share:.1f} % NULL, "
+        f"uniqueness {p.uniqueness:.2f}"
+    )
+
+
+def qid_reason(name: str) -> str | None:
     lowered = name.lower()
     for what, pattern in _QID_NAMES.items():
         if re.search(pattern, lowered):
@@ -104,191 +125,189 @@ def _qid_reason(name: str) -> str | None:
     return None
 
 
-def _hierarchy(p: ColumnProfile) -> tuple[dict[str, Any], str]:
-    """The declaration of a quasi-identifier and why it generalizes that way."""
+def person_column(profiles: list[ColumnProfile]) -> ColumnProfile | None:
+    """A column that looks like an id (by its name) and whose values repeat: the rows of one
+    person; person-like names before generic ids, then the most distinct values."""
+    for pattern in _PERSON_NAMES:
+        found = [
+            p
+            for p in profiles
+            if re.search(pattern, p.name.lower())
+            and p.type_class in (TypeClass.INTEGER, TypeClass.TEXT)
+            and p.nulls == 0
+            and PERSON_UNIQUENESS <= p.uniqueness < 1.0
+        ]
+        if found:
+            return max(found, key=lambda p: p.distinct)
+    return None
+
+
+def qid_declaration(table: Table, p: ColumnProfile) -> tuple[dict[str, Any], str] | str:
+    """The declaration of ``p`` as a quasi-identifier and how it generalizes, or why it cannot
+    be one (then it is left out): a builder chosen from the column's type and distribution."""
+    if table.person and table.varying and table.varying.get(p.name):
+        return (
+            f"its value varies over the rows of {table.varying[p.name]:,} of the "
+            f"{table.persons:,} persons, and a person's quasi-identifiers must be the same on "
+            "all their rows"
+        )
+    if p.nulls:
+        return (
+            f"{p.nulls:,} rows hold NULL in it and a quasi-identifier may not (fill them, e.g. "
+            "in a view with COALESCE, to generalize it)"
+        )
     named_code = re.search(_QID_NAMES["a zip or postal code"], p.name.lower()) is not None
     if p.zip_like or (named_code and p.type_class is TypeClass.INTEGER):
         builder: dict[str, Any] = {"builder": "mask", "char": "*"}
         if p.type_class is TypeClass.INTEGER:
             builder["pad"] = "0"
-        return (
-            {"hierarchy": builder},
-            "zip-like codes: masked from the end (0213*, 021**, ...)",
-        )
+        return {"hierarchy": builder}, "zip-like codes: masked from the end (0213*, 021**, ...)"
     if p.type_class is TypeClass.TEMPORAL:
         return (
             {"hierarchy": {"builder": "date", "levels": ["month", "year", "decade"]}},
             "a date: generalized to month, year, decade",
         )
     if p.type_class in (TypeClass.INTEGER, TypeClass.REAL):
+        if p.distinct > MAX_NUMERIC_DISTINCT:
+            return (
+                f"a number with {p.distinct:,} distinct values (a weight, an amount, a "
+                "measure): too fine to be generalized usefully"
+            )
+        return {"type": "numeric"}, "a number: published as an interval [lo, hi]"
+    if p.type_class is TypeClass.BOOLEAN or p.distinct <= 2:
         return (
-            {"type": "numeric"},
-            "a number: published as an interval [lo, hi] (or give a hierarchy, e.g. "
-            "{builder: interval, width: 5, levels: 3})",
+            {"hierarchy": {"builder": "redact"}},
+            f"{p.distinct} values: a class keeps its value or shows * (redaction)",
         )
-    group = max(2, math.ceil(math.sqrt(p.distinct)))
+    if p.type_class is not TypeClass.TEXT or (
+        p.distinct > MAX_TEXT_DISTINCT or p.uniqueness >= MAX_TEXT_UNIQUENESS
+    ):
+        return f"{p.distinct:,} distinct values ({p.data_type}): no grouping follows from the data"
+    least = max(2 * K, math.ceil(table.rows / 100))
+    found = frequencies(table.engine, table.name, p.name, least=least, limit=KEEP_LIMIT)
+    kept = [v for v, _ in found.frequent]
+    rare = p.distinct - len(kept)
+    if len(kept) < 2 or rare == 0:
+        return (
+            {"hierarchy": {"builder": "redact"}},
+            f"{p.distinct} values with no rare ones to group: a class keeps its value or "
+            "shows * (redaction)",
+        )
+    other = "other"
+    while other in kept:
+        other = f"({other})"
     return (
-        {"hierarchy": {"builder": "ordered", "group_sizes": [group]}},
-        f"text with {p.distinct} values: grouped {group} at a time in sorted order, a "
-        "placeholder (replace it with a hierarchy file that groups values meaningfully)",
+        {"hierarchy": {"builder": "frequent", "keep": kept, "other": other}},
+        f"{len(kept)} values held by at least {least:,} rows each are kept, the {rare:,} "
+        f"rarer ones are grouped as {other!r}, then *",
     )
 
 
-def suggest(p: ColumnProfile) -> Suggestion:
-    """The role of one column, from its profile and name."""
-    facts = (
-        f"{p.data_type}, {p.distinct} distinct, {100 * p.null_share:.1f} % NULL, "
-        f"uniqueness {p.uniqueness:.2f}"
+def sensitive_model(table: Table, column: str) -> tuple[dict[str, Any], str]:
+    """A model for a sensitive column that the data can satisfy: entropy l-diversity with the
+    largest l up to :data:`MAX_L` that the whole table reaches (one class of every row is the
+    coarsest release, so a larger l could not hold), else t-closeness."""
+    found = frequencies(table.engine, table.name, column, least=table.rows + 1, limit=1)
+    reach = math.exp(found.entropy)
+    if reach >= 2:
+        ell = min(MAX_L, math.floor(reach))
+        return (
+            {"entropy_l_diversity": {"column": column, "l": ell}},
+            f"{column}: entropy l-diversity, l = {ell}: its {found.distinct:,} values have an "
+            f"entropy of ln {reach:.2f} over the table, so l = {ell} is satisfiable; every class "
+            f"then holds at least {ell} well-represented values",
+        )
+    return (
+        {"t_closeness": {"column": column, "t": 0.2}},
+        f"{column}: t-closeness, t = 0.2: its {found.distinct:,} values are too skewed for "
+        f"l-diversity (entropy ln {reach:.2f} over the table, below ln 2), so each class's "
+        "distribution is kept within 0.2 of the table's",
     )
+
+
+def fingerprint_model(column: str) -> tuple[dict[str, Any], str]:
+    """The model of a sensitive column with several rows per person (Gong et al. 2017): a
+    person's fingerprint (the set of their values) may not dominate a class."""
+    return (
+        {"fingerprint_l_diversity": {"column": column, "l": 2}},
+        f"{column}: fingerprint l-diversity, l = 2: with several rows per person, no "
+        f"fingerprint (a person's set of {column} values) accounts for more than half the "
+        "persons of a class; fingerprints are generalized to * where needed",
+    )
+
+
+def first_suggestion(table: Table, p: ColumnProfile, matched: ValueMatch | None) -> Suggestion:
+    """The role of one column from its profile, values and name (before any exposure is
+    measured)."""
+    about = facts(p)
     lowered = p.name.lower()
-    named_qid = _qid_reason(p.name)
-    if named_qid or (p.zip_like and p.uniqueness < NEAR_UNIQUE):
-        declaration, how = _hierarchy(p)
-        why = named_qid or "its values look like zip or postal codes"
+    if p.name == table.person:
         return Suggestion(
             p.name,
-            "quasi_identifier",
-            {"role": "quasi_identifier", **declaration},
-            (facts, why, how),
+            PERSON,
+            {},
+            (
+                about,
+                f"its values repeat and it looks like an id: {table.persons:,} persons for "
+                f"{table.rows:,} rows, so k counts persons (person_id); published as a "
+                "per-run pseudonym",
+            ),
         )
-    if re.search(_IDENTIFIER_NAMES, lowered) or (p.uniqueness >= NEAR_UNIQUE and p.distinct > 1):
-        why = (
-            f"near-unique ({100 * p.uniqueness:.0f} % of its values occur once or so): it "
-            "points at one person"
-            if p.uniqueness >= NEAR_UNIQUE
-            else "its name suggests a direct identifier"
-        )
+    if matched is not None:
+        return _identifier(p, about, matched.describe())
+    named_qid = qid_reason(p.name)
+    if named_qid or (p.zip_like and p.uniqueness < NEAR_UNIQUE):
+        why = named_qid or "its values look like zip or postal codes"
+        declared = qid_declaration(table, p)
+        if isinstance(declared, str):
+            return Suggestion(p.name, LEFT_OUT, {}, (about, why, f"left out: {declared}"))
+        declaration, how = declared
         return Suggestion(
-            p.name, "identifier", {"role": "identifier"}, (facts, why, "dropped from the release")
+            p.name,
+            QUASI_IDENTIFIER,
+            {"role": QUASI_IDENTIFIER, **declaration},
+            (
+                about,
+                why,
+                how,
+            ),
+        )
+    if re.search(_IDENTIFIER_NAMES, lowered):
+        return _identifier(p, about, "its name suggests a direct identifier")
+    if p.uniqueness >= NEAR_UNIQUE and p.distinct > 1:
+        return _identifier(
+            p,
+            about,
+            f"near-unique ({100 * p.uniqueness:.0f} % of its values occur once or so): it "
+            "points at one person",
         )
     if re.search(_SENSITIVE_NAMES, lowered):
+        # with a person column, fingerprints are generalized along a hierarchy
+        fingerprint: dict[str, Any] = {"hierarchy": {"builder": "redact"}} if table.person else {}
         return Suggestion(
             p.name,
-            "sensitive",
-            {"role": "sensitive"},
+            SENSITIVE,
+            {"role": SENSITIVE, **fingerprint},
             (
-                facts,
-                "its name suggests a sensitive attribute: published unchanged, protect it "
-                "with l-diversity or t-closeness (see privacy below)",
+                about,
+                "its name suggests a sensitive attribute: published unchanged, protected "
+                "by the model named below",
             ),
         )
     return Suggestion(
         p.name,
-        "insensitive",
-        {"role": "insensitive"},
-        (
-            facts,
-            "published unchanged: make it a quasi_identifier if others may know it, or an "
-            "identifier to leave it out",
-        ),
+        INSENSITIVE,
+        {"role": INSENSITIVE},
+        (about, "published unchanged: no measure found it exposing anyone"),
     )
 
 
-def _key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else json.dumps(name)
-
-
-def _flow(value: Any) -> str:
-    """A YAML flow value (JSON is YAML; plain words unquoted)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
-        return value
-    return json.dumps(value)
-
-
-def _risk_lines(risk: SourceRisk | None) -> list[str]:
-    if risk is None:
-        return ["# No quasi-identifier suggested: declare some before running."]
-    share = 100 * risk.unique_rows / (risk.rows or 1)
-    return [
-        f"# Re-identification risk of the source over the suggested quasi-identifiers "
-        f"({', '.join(risk.qids)}):",
-        f"#   {risk.unique_rows} of {risk.rows} rows ({share:.1f} %) are unique, "
-        f"{risk.below_5} are in classes of fewer than 5 rows, {risk.below_10} of fewer than 10;",
-        f"#   {risk.classes} classes, highest probability {100 * risk.highest:.0f} %, "
-        f"average {100 * risk.average:.1f} %. anonsql run brings the highest to 1/k.",
-    ]
-
-
-def render_yaml(
-    table: TableName,
-    engine_name: str,
-    database: str | None,
-    suggestions: Sequence[Suggestion],
-    risk: SourceRisk | None,
-) -> str:
-    lines = [
-        f"# anonsql spec skeleton for {table}, written by `anonsql init`.",
-        "# Check every role below (the comments say why each was suggested), then run:",
-        "#   anonsql run --dry-run THIS_FILE   and   anonsql run THIS_FILE",
-        *_risk_lines(risk),
-        f"engine: {_flow(engine_name)}",
-    ]
-    if database is not None:
-        lines.append(f"database: {_flow(database)}")
-    schema = table.schema or "main"
-    lines += [
-        f"source: {_flow(f'{schema}.{table.name}')}",
-        f"output: {{schema: anon, name: {_flow(table.name)}}}",
-        "columns:",
-    ]
-    for s in suggestions:
-        for reason in s.reasons:
-            lines.append(f"  # {reason}")
-        if s.role == LEFT_OUT:
-            lines.append(f"  # {_key(s.column)}: left out (undeclared columns are dropped)")
-        else:
-            lines.append(f"  {_key(s.column)}: {_flow(s.declaration)}")
-    sensitive = [s.column for s in suggestions if s.role == "sensitive"]
-    lines += [
-        "privacy:",
-        "  # every class of equal quasi-identifiers holds at least k rows",
-        "  - k_anonymity: {k: 5}",
-    ]
-    for column in sensitive:
-        lines.append(f"  # - distinct_l_diversity: {{column: {_flow(column)}, l: 2}}")
-    lines += [
-        "algorithm: mondrian",
-        "suppression_limit: 0.0   # share of rows that may be left out to keep more detail",
-        "seed: 0",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def init_spec(
-    engine: Engine,
-    table: TableName,
-    *,
-    engine_name: str | None = None,
-    database: str | None = None,
-) -> InitResult:
-    """Profile ``table`` and write a commented spec skeleton for it."""
-    profiles = profile_table(engine, table)
-    suggestions = [suggest(p) for p in profiles]
-    qids = [s.column for s in suggestions if s.role == "quasi_identifier"]
-    published = [s.column for s in suggestions if s.role in ("sensitive", "insensitive")]
-    if qids and published:
-        boolean = [p.name for p in profiles if p.type_class is TypeClass.BOOLEAN]
-        for linked in linked_columns(engine, table, published, qids, boolean=boolean):
-            i = next(i for i, s in enumerate(suggestions) if s.column == linked.column)
-            old = suggestions[i]
-            determined = ", ".join(linked.determines)
-            # left out, not declared: `role: identifier` says the column identifies persons,
-            # and its repeated values would then mean several rows per person
-            suggestions[i] = Suggestion(
-                old.column,
-                LEFT_OUT,
-                {},
-                (
-                    old.reasons[0],
-                    f"FLAGGED: each of its values occurs with one value of {determined}, so "
-                    "publishing it unchanged would undo their generalization: left out (make "
-                    "it a quasi_identifier, or publish it with acknowledge_linked: true)",
-                ),
-            )
-    risk = source_risk(engine, table, qids)
-    text = render_yaml(table, engine_name or engine.name, database, suggestions, risk)
-    return InitResult(table, tuple(profiles), tuple(suggestions), risk, text)
+def _identifier(p: ColumnProfile, about: str, why: str) -> Suggestion:
+    # a column whose values repeat is left out rather than declared an identifier: `role:
+    # identifier` says it identifies persons, and repeated values would then mean several
+    # rows per person
+    if p.nulls == 0 and p.distinct == p.rows:
+        return Suggestion(
+            p.name, IDENTIFIER, {"role": IDENTIFIER}, (about, why, "dropped from the release")
+        )
+    return Suggestion(p.name, LEFT_OUT, {}, (about, why, "left out of the release"))

@@ -282,7 +282,15 @@ def test_hostile_labels_round_trip(tmp_path: Path) -> None:
 
 # -- builders ------------------------------------------------------------------------------------
 def test_builder_registry() -> None:
-    assert BUILDERS.names() == ["date", "interval", "mask", "ordered", "quantile"]
+    assert BUILDERS.names() == [
+        "date",
+        "frequent",
+        "interval",
+        "mask",
+        "ordered",
+        "quantile",
+        "redact",
+    ]
 
 
 def test_interval_widths() -> None:
