@@ -53,11 +53,12 @@ class RecordLayout(Layout[RecordFacts]):
                 count=POPULATION_PERSONS,
             )
 
-    def create(self, names: OutputNames, kind: str) -> None:
+    def create_recoding(self, names: OutputNames) -> None:
+        """The private recoding map: each distinct quasi-identifier vector and its published
+        values (what the published relation joins the source to)."""
         ws = self.workspace
-        e = ws.engine
         leaves = {d.index: ws.work(f"leaves{d.index}") for d in ws.dimensions if not d.is_numeric}
-        e.run(
+        ws.engine.run(
             "publish/recoding",
             target=names.recoding,
             rows=ws.work("rows"),
@@ -67,7 +68,11 @@ class RecordLayout(Layout[RecordFacts]):
             suffix=GENERALIZED_SUFFIX,
             working_table="",  # a published companion: logged, unlike the working tables
         )
-        e.analyze(names.recoding)
+        ws.engine.analyze(names.recoding)
+
+    def create(self, names: OutputNames, kind: str) -> None:
+        e = self.workspace.engine
+        self.create_recoding(names)
         passthrough = set(self.resolved.passthrough)
         qids = set(self.qids)
         columns = [

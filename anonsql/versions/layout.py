@@ -34,17 +34,7 @@ class VersionedRecordLayout(RecordLayout):
         e = ws.engine
         vn = d.names
         keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
-        leaves = {i.index: ws.work(f"leaves{i.index}") for i in ws.dimensions if not i.is_numeric}
-        e.run(
-            "publish/recoding",
-            target=names.recoding,
-            rows=ws.work("rows"),
-            generalized=ws.work("generalized"),
-            dims=ws.dimensions,
-            leaves=leaves,
-            suffix=GENERALIZED_SUFFIX,
-            working_table="",
-        )
+        self.create_recoding(names)
         e.run("publish/source_view", target=names.source, source=d.original.source)
         qids = set(self.qids)
         columns = [{"name": c, "qid": c in qids} for c in d.columns]

@@ -2325,6 +2325,8 @@ FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 
+ANALYZE "anon_private"."people__recoding";
+
 CREATE VIEW "anon_private"."people__source" AS
 SELECT
   *
