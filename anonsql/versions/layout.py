@@ -54,45 +54,45 @@ class VersionedRecordLayout(RecordLayout):
             working_table=working_table,
             **keys,
         )
-        try:
-            if not d.history_exists:
-                e.drop_existing(vn.kept())
-                e.run(
-                    "versions/history_create",
-                    target=vn.history,
-                    placed=placed,
-                    columns=d.columns,
-                    **keys,
-                )
-                e.run("versions/versions_create", target=vn.versions)
-            elif d.applied is not None and d.deleted is not None:
-                e.run(
-                    "versions/history_leave",
-                    history=vn.history,
-                    applied=d.applied,
-                    deleted=d.deleted,
-                    version=d.version,
-                    **keys,
-                )
+        if not d.history_exists:
+            e.drop_existing(vn.kept())
             e.run(
-                "versions/history_insert",
-                history=vn.history,
+                "versions/history_create",
+                target=vn.history,
                 placed=placed,
                 columns=d.columns,
+                **keys,
+            )
+            e.run("versions/versions_create", target=vn.versions)
+        elif d.applied is not None and d.deleted is not None:
+            e.run(
+                "versions/history_leave",
+                history=vn.history,
+                applied=d.applied,
+                deleted=d.deleted,
                 version=d.version,
                 **keys,
             )
-            e.drop_existing([vn.held, vn.rows])
-            e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, **keys)
-        finally:
-            e.drop_any(placed)
-        e.run("versions/version_rows", target=vn.rows, history=vn.history, columns=d.columns)
+        e.run(
+            "versions/history_insert",
+            history=vn.history,
+            placed=placed,
+            columns=d.columns,
+            version=d.version,
+            **keys,
+        )
+        self._version_rows(placed)
+        e.drop_existing([vn.held])
+        e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, **keys)
+        # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
+        # statement but ROLLBACK, and the working schema's end drops it anyway
+        e.drop_any(placed)
         e.analyze(vn.rows)
-        e.run("versions/version_view", target=names.released, rows=vn.rows)
+        e.run("versions/version_view", target=names.released, rows=vn.rows, columns=d.columns)
         if kind == "VIEW":
-            e.run("versions/version_view", target=names.main, rows=vn.rows)
+            e.run("versions/version_view", target=names.main, rows=vn.rows, columns=d.columns)
         else:
-            e.run("publish/frozen", target=names.main, released=vn.rows)
+            e.run("publish/frozen", target=names.main, released=names.released)
         e.run(
             "versions/versions_insert",
             target=vn.versions,
@@ -108,6 +108,35 @@ class VersionedRecordLayout(RecordLayout):
                 spec_sha256(d.original),
                 ws.run_id,
             ],
+        )
+
+    def _version_rows(self, placed: TableName) -> None:
+        """The version's rows: changed in place from the last version's (the applied deletions
+        leave, the placed rows join), or built from the history when it is new (or the table
+        predates its row key)."""
+        d, e = self.d, self.workspace.engine
+        vn, keys = d.names, {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+        kept = d.history_exists and KEY_HASH in {c.name for c in e.columns(vn.rows) or []}
+        if not kept:
+            e.drop_existing([vn.rows])
+            e.run(
+                "versions/version_rows",
+                target=vn.rows,
+                history=vn.history,
+                columns=d.columns,
+                **keys,
+            )
+            return
+        if d.applied is not None and d.deleted is not None:
+            e.run(
+                "versions/version_rows_leave",
+                rows=vn.rows,
+                deleted=d.deleted,
+                applied=d.applied,
+                **keys,
+            )
+        e.run(
+            "versions/version_rows_insert", rows=vn.rows, placed=placed, columns=d.columns, **keys
         )
 
     @property

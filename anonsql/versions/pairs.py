@@ -41,15 +41,15 @@ def differencing_violations(
         version=version,
         columns=list(columns),
     )
-    try:
-        keys = ["__anonsql_version_a", "__anonsql_change", *qids]
-        found: dict[str, int] = {}
-        for model in models:
-            ready = model.prepared(engine, changes, keys)
-            sql = ready.violations_sql(engine.sql, changes, keys)
-            found[f"{model.describe()} on the rows changed between two versions"] = (
-                engine.count_query_rows(sql)
-            )
-        return found
-    finally:
-        engine.drop_any(changes)
+    keys = ["__anonsql_version_a", "__anonsql_change", *qids]
+    found: dict[str, int] = {}
+    for model in models:
+        ready = model.prepared(engine, changes, keys)
+        sql = ready.violations_sql(engine.sql, changes, keys)
+        found[f"{model.describe()} on the rows changed between two versions"] = (
+            engine.count_query_rows(sql)
+        )
+    # not in a `finally`: in the publish transaction, after an interrupted statement DuckDB
+    # refuses every statement but ROLLBACK (the working schema's end drops it anyway)
+    engine.drop_any(changes)
+    return found

@@ -120,6 +120,13 @@ def test_no_version_pair_reveals_a_person(engine: Engine, tmp_path: Path) -> Non
 
     assert differencing_breaches(kept) == []
     assert api.check_output(engine, "anon.people").holds
+    # the version's rows, changed in place from version to version, are the history's
+    history = engine.query_arrow(
+        "select_all", relation=TableName("people__history", "anon_private")
+    ).to_pandas()
+    published = history[history["__anonsql_state"] == "published"][list(kept[-1].columns)]
+    assert difference(published.astype(str), kept[-1]).empty
+    assert difference(kept[-1], published.astype(str)).empty
 
 
 def test_the_pandas_attack_finds_a_live_views_difference(engine: Engine, tmp_path: Path) -> None:

@@ -205,7 +205,19 @@ FROM "temp"."anonsql_work_RUN__v_placed" AS p
 WHERE NOT p.__anonsql_suppressed;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__held', 'people__version_rows'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows'));
+CREATE TABLE "anon_private"."people__version_rows" AS
+SELECT h."__anonsql_row_hash", h."__anonsql_row_ord",
+  h."age",
+  h."city",
+  h."income",
+  h."disease",
+  h."note"
+FROM "anon_private"."people__history" AS h
+WHERE h.__anonsql_state = 'published';
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__held'));
 CREATE TABLE "anon_private"."people__held" AS
 SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
 FROM "anonsql_work_RUN"."v_batch" AS b
@@ -217,11 +229,10 @@ WHERE NOT EXISTS (
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'temp' AND table_name IN ('anonsql_work_RUN__v_placed'));
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT h."age", h."city", h."income", h."disease", h."note"FROM "anon_private"."people__history" AS h
-WHERE h.__anonsql_state = 'published';
-CREATE VIEW "anon_private"."people__released" AS SELECT * FROM "anon_private"."people__version_rows";
-CREATE VIEW "anon"."people" AS SELECT * FROM "anon_private"."people__version_rows";
+CREATE VIEW "anon_private"."people__released" AS
+SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
+CREATE VIEW "anon"."people" AS
+SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
 INSERT INTO "anon_private"."people__versions" VALUES (
 1, 'TIME', 400, 400, 0, 0, 0, '400:203227520498', 'SHA256', 'RUN');
 CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS

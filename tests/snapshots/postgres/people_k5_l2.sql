@@ -568,8 +568,30 @@ SELECT
 FROM information_schema.tables
 WHERE
   (
-    table_schema = 'anon_private'
-    AND table_name IN ('people__held', 'people__version_rows')
+    table_schema = 'anon_private' AND table_name IN ('people__version_rows')
+  );
+
+CREATE TABLE "anon_private"."people__version_rows" AS
+SELECT
+  h."__anonsql_row_hash",
+  h."__anonsql_row_ord",
+  h."age",
+  h."city",
+  h."income",
+  h."disease",
+  h."note"
+FROM "anon_private"."people__history" AS h
+WHERE
+  h.__anonsql_state = 'published';
+
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__held')
   );
 
 CREATE TABLE "anon_private"."people__held" AS
@@ -600,28 +622,25 @@ WHERE
 
 DROP TABLE IF EXISTS "anonsql_work_RUN"."v_placed";
 
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT
-  h."age",
-  h."city",
-  h."income",
-  h."disease",
-  h."note"
-FROM "anon_private"."people__history" AS h
-WHERE
-  h.__anonsql_state = 'published';
-
 ANALYZE "anon_private"."people__version_rows";
 
 CREATE VIEW "anon_private"."people__released" AS
 SELECT
-  *
-FROM "anon_private"."people__version_rows";
+  r."age",
+  r."city",
+  r."income",
+  r."disease",
+  r."note"
+FROM "anon_private"."people__version_rows" AS r;
 
 CREATE VIEW "anon"."people" AS
 SELECT
-  *
-FROM "anon_private"."people__version_rows";
+  r."age",
+  r."city",
+  r."income",
+  r."disease",
+  r."note"
+FROM "anon_private"."people__version_rows" AS r;
 
 INSERT INTO "anon_private"."people__versions"
 VALUES
