@@ -41,6 +41,7 @@ from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
 from anonsql.versions.checksum import checksum
 from anonsql.versions.names import KEY_HASH, KEY_ORD, VersionNames
+from anonsql.versions.status import last_version
 
 #: The ``--replace`` fix, named in every refusal to re-publish.
 REPLACE_FIX = (
@@ -154,12 +155,10 @@ def versionable_model(model: PrivacyModel) -> bool:
 
 
 def previous_version(engine: Engine, names: VersionNames) -> Previous | None:
-    if engine.relation_kind(names.versions) is None:
+    last = last_version(engine, names)
+    if last is None:
         return None
-    rows = engine.query("versions/last_version", versions=names.versions)
-    if not rows:
-        return None
-    version, checksum, sha, published = rows[0]
+    version, checksum, sha, published = last
     return Previous(int(version), str(checksum), str(sha), int(published or 0))
 
 

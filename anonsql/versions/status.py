@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.spec.output import OutputNames
@@ -43,14 +44,21 @@ def held_back(engine: Engine, names: OutputNames) -> HeldBack | None:
         key_hash=KEY_HASH,
         key_ord=KEY_ORD,
     )[0]
-    version = engine.query("versions/last_version", versions=vn.versions)[0][0]
-    return HeldBack(int(version), int(new), int(held), int(pending))
+    last = last_version(engine, vn)
+    assert last is not None  # a history is written with its versions
+    return HeldBack(int(last[0]), int(new), int(held), int(pending))
+
+
+def last_version(engine: Engine, names: VersionNames) -> tuple[Any, ...] | None:
+    """The last version's summary row (version, source checksum, spec hash, published rows);
+    None before the first."""
+    if engine.relation_kind(names.versions) is None:
+        return None
+    rows = engine.query("versions/last_version", versions=names.versions)
+    return tuple(rows[0]) if rows else None
 
 
 def certified_checksum(engine: Engine, names: OutputNames) -> str | None:
     """The source's checksum as the last release certified it (kept privately)."""
-    vn = VersionNames(names)
-    if engine.relation_kind(vn.versions) is None:
-        return None
-    rows = engine.query("versions/last_version", versions=vn.versions)
-    return str(rows[0][1]) if rows and rows[0][1] is not None else None
+    last = last_version(engine, VersionNames(names))
+    return str(last[1]) if last is not None and last[1] is not None else None
