@@ -45,7 +45,8 @@ def held_back(engine: Engine, names: OutputNames) -> HeldBack | None:
         key_ord=KEY_ORD,
     )[0]
     last = last_version(engine, vn)
-    assert last is not None  # a history is written with its versions
+    if last is None:  # a history without its versions table (dropped by hand): not versioned
+        return None
     return HeldBack(int(last[0]), int(new), int(held), int(pending))
 
 
