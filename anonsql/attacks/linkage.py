@@ -33,9 +33,9 @@ class Linkage(Attack):
         return found
 
     def _attack(self, ctx: AttackContext, known: tuple[str, ...], adversary: str) -> AttackResult:
-        if ctx.recovery is None:
-            return self._result(ctx, known, adversary, None, None, {}, NOT_READABLE)
         columns = [c for c in (*known, *ctx.sensitive) if c not in ctx.qids]
+        if ctx.recovery is None:
+            return self._result(ctx, known, adversary, None, None, {}, columns, NOT_READABLE)
         recovered = recovered_rows(
             ctx.engine,
             ctx.relation,
@@ -49,8 +49,10 @@ class Linkage(Attack):
         # figure is the worst quasi-identifier's share
         worst = max((share(n, ctx.individuals) for n in recovered.values()), default=0.0)
         if any(c in ctx.recovery.acknowledged for c in columns):
-            return self._result(ctx, known, adversary, worst, None, recovered, ACKNOWLEDGED)
-        return self._result(ctx, known, adversary, worst, 0.0, recovered, "")
+            return self._result(
+                ctx, known, adversary, worst, None, recovered, columns, ACKNOWLEDGED
+            )
+        return self._result(ctx, known, adversary, worst, 0.0, recovered, columns, "")
 
     def _result(
         self,
@@ -60,6 +62,7 @@ class Linkage(Attack):
         worst: float | None,
         bound: float | None,
         recovered: dict[str, int],
+        matched: list[str],
         note: str,
     ) -> AttackResult:
         return AttackResult(
@@ -72,6 +75,8 @@ class Linkage(Attack):
             bound=bound,
             attacked=ctx.individuals,
             unit=ctx.unit,
-            parameters={"recovered_rows": recovered},
+            # ``matched``: the published columns matched (the dbt attacks test re-runs the
+            # recovery through them)
+            parameters={"recovered_rows": recovered, "matched": matched},
             note=note,
         )

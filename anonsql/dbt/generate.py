@@ -62,8 +62,13 @@ PACKAGE = "anonsql_dbt"
 PACKAGE_DIR = Path(__file__).resolve().parents[2] / "integrations" / "dbt" / PACKAGE
 #: Generated files, relative to the package.
 GENERATED = Path("macros") / "generated"
-#: Prefix of the macros generated from the shared templates (``_classes.sql``, ...).
-HELPER_PREFIX = "privacy__"
+#: The template folders whose shared files (``_classes.sql``, ...) become package macros, named
+#: ``<folder>__<macro>`` (``privacy__class_keys``): the privacy tests' and the attacks test's.
+HELPER_FOLDERS = ("privacy", "attacks", "linked")
+#: The attack queries the ``attacks`` test (``macros/attacks.sql``) runs, each a dispatched
+#: macro named after its template (``attacks/groups`` -> ``attacks_groups``): singling out and
+#: linkability, attribute inference, and linkage (the recovery measure).
+ATTACK_QUERIES = ("attacks/groups", "attacks/inference", "linked/recovery")
 FILTERS = {"ident": "ident", "qname": "qname", "lit": "lit"}
 #: Jinja's built-in filters the templates use, which dbt's Jinja has too: left as they are.
 BUILTIN_FILTERS = frozenset({"join", "length"})
@@ -153,8 +158,9 @@ def _operand_start(tokens: Sequence[tuple[str, str]], end: int) -> int:
         return i
 
 
-def translate(source: str, helpers: set[str], *, name: str) -> str:
-    """One template's text as dbt macro text (see the module docstring)."""
+def translate(source: str, helpers: Mapping[str, str], *, name: str) -> str:
+    """One template's text as dbt macro text (see the module docstring); ``helpers``: the
+    shared macros it defines or calls, by their package names."""
     tokens = _tokens(source)
     out: list[tuple[str, str]] = []
     i = 0
@@ -195,9 +201,9 @@ def translate(source: str, helpers: set[str], *, name: str) -> str:
             defining = before >= 0 and out[before] == ("name", "macro")
             if tokens[nxt] == ("operator", "("):
                 if defining:
-                    out.append(("name", f"{HELPER_PREFIX}{value}"))
+                    out.append(("name", helpers[value]))
                 else:
-                    out.append(("name", f"{PACKAGE}.{HELPER_PREFIX}{value}"))
+                    out.append(("name", f"{PACKAGE}.{helpers[value]}"))
                 i += 1
                 continue
         if kind == "data":
@@ -213,12 +219,19 @@ def translate(source: str, helpers: set[str], *, name: str) -> str:
     return text
 
 
-def _helper_names(sources: Mapping[str, str]) -> set[str]:
-    names: set[str] = set()
+def _helper_names(folder: str, sources: Mapping[str, str]) -> dict[str, str]:
+    """The macros the shared files of ``folder`` define, by their package names."""
+    names: dict[str, str] = {}
     for source in sources.values():
         for node in _lexer().parse(source).find_all(jinja2.nodes.Macro):
-            names.add(node.name)
+            names[node.name] = f"{folder}__{node.name}"
     return names
+
+
+def _shared_sources(folder: str) -> dict[str, str]:
+    """The shared files (``_*.sql``) of a template folder, by stem."""
+    path = resource_dir("sql_templates") / folder
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(path.glob("_*.sql"))}
 
 
 @dataclass(frozen=True)
@@ -425,12 +438,16 @@ def _ordered(variables: Sequence[str]) -> list[str]:
     return first + sorted(v for v in variables if v not in RELATION_PARAMS)
 
 
-def violations_macro(spec: TestSpec, helpers: set[str]) -> str:
+def violations_macro(spec: TestSpec, helpers: Mapping[str, str]) -> str:
     """The dispatched ``<model>_violations`` macro and its default, the template's text."""
     variables = _ordered(_template_variables(spec.template))
-    signature = ", ".join(variables)
     body = translate(_template_source(spec.template), helpers, name=f"privacy/{spec.template}")
-    dispatch = f"{spec.model}_violations"
+    return dispatched_macro(f"{spec.model}_violations", variables, body)
+
+
+def dispatched_macro(dispatch: str, variables: Sequence[str], body: str) -> str:
+    """A macro dispatched on the adapter, whose ``default__`` implementation is ``body``."""
+    signature = ", ".join(variables)
     return (
         f"{{% macro {dispatch}({signature}) -%}}\n"
         f"  {{{{ return(adapter.dispatch('{dispatch}', '{PACKAGE}')({signature})) }}}}\n"
@@ -439,6 +456,19 @@ def violations_macro(spec: TestSpec, helpers: set[str]) -> str:
         f"{body.rstrip()}\n"
         "{%- endmacro %}\n"
     )
+
+
+def attack_query_macros(helpers: Mapping[str, Mapping[str, str]]) -> str:
+    """The attack queries (:data:`ATTACK_QUERIES`) as dispatched macros, their templates' text:
+    the ``attacks`` test runs the very SQL ``anonsql attack`` runs."""
+    parts = []
+    for template in ATTACK_QUERIES:
+        folder, stem = template.split("/")
+        source = (resource_dir("sql_templates") / f"{template}.sql").read_text(encoding="utf-8")
+        variables = _ordered(sorted(meta.find_undeclared_variables(_lexer().parse(source))))
+        body = translate(source, helpers[folder], name=template)
+        parts.append(dispatched_macro(f"{folder}_{stem}", variables, body))
+    return "\n".join(parts)
 
 
 def companion_macro() -> str:
@@ -485,7 +515,7 @@ def status_macro() -> str:
         variables = sorted(meta.find_undeclared_variables(_lexer().parse(source)))
         if variables != ["columns", "relation"]:
             raise GenerateError(f"{name}: unexpected variables {variables}")
-        body = translate(source, set(), name=name)
+        body = translate(source, {}, name=name)
         parts.append(
             f"\n{{% macro {engine or 'default'}__{dispatch}({signature}) -%}}\n"
             f"{body.rstrip()}\n"
@@ -506,25 +536,29 @@ def builtin_models() -> list[type[PrivacyModel]]:
 
 def generate() -> dict[Path, str]:
     """Every generated file of the package, by path relative to the package."""
-    privacy = resource_dir("sql_templates") / "privacy"
-    shared = {p.stem: p.read_text(encoding="utf-8") for p in sorted(privacy.glob("_*.sql"))}
-    helpers = _helper_names(shared)
     files: dict[Path, str] = {}
-    for stem, source in shared.items():
-        if not any(_lexer().parse(source).find_all(jinja2.nodes.Macro)):
-            continue  # a body other templates include (inlined there by _template_source)
-        text = translate(source, helpers, name=f"privacy/{stem}.sql")
-        header = HEADER.format(source=f"sql_templates/privacy/{stem}.sql")
-        files[GENERATED / f"privacy_{stem.lstrip('_')}.sql"] = header + text.rstrip() + "\n"
+    helpers: dict[str, dict[str, str]] = {}
+    for folder in HELPER_FOLDERS:
+        shared = _shared_sources(folder)
+        helpers[folder] = _helper_names(folder, shared)
+        for stem, source in shared.items():
+            if not any(_lexer().parse(source).find_all(jinja2.nodes.Macro)):
+                continue  # a body other templates include (inlined there by _template_source)
+            text = translate(source, helpers[folder], name=f"{folder}/{stem}.sql")
+            header = HEADER.format(source=f"sql_templates/{folder}/{stem}.sql")
+            files[GENERATED / f"{folder}_{stem.lstrip('_')}.sql"] = header + text.rstrip() + "\n"
     for cls in builtin_models():
         spec = test_spec(cls)
         source = f"sql_templates/privacy/{spec.template}.sql and anonsql.privacy ({cls.__name__})"
         files[GENERATED / f"{spec.model}.sql"] = (
             HEADER.format(source=source)
-            + violations_macro(spec, helpers)
+            + violations_macro(spec, helpers["privacy"])
             + "\n"
             + generic_test(spec)
         )
+    files[GENERATED / "attack_queries.sql"] = HEADER.format(
+        source=", ".join(f"sql_templates/{t}.sql" for t in ATTACK_QUERIES)
+    ) + attack_query_macros(helpers)
     files[GENERATED / "status_checksum.sql"] = (
         HEADER.format(source="status/checksum.sql, shared and each engine's own") + status_macro()
     )

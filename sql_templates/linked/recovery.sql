@@ -15,15 +15,12 @@
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
-{% macro key(prefix) %}{% for c in columns %}{{ prefix }}{{ c | ident }} AS {{ ('s' ~ loop.index0) | ident }}, {% endfor %}{% endmacro %}
-{% macro keys() %}{% for c in columns %}{{ ('s' ~ loop.index0) | ident }}, {% endfor %}{% endmacro %}
-{% macro text(expr) %}CAST({{ expr }} AS VARCHAR){% endmacro %}
-{% macro bound(expr, part) %}CAST(SPLIT_PART(SUBSTRING({{ text(expr) }}, 2, LENGTH({{ text(expr) }}) - 2), ', ', {{ part }}) AS DOUBLE){% endmacro %}
+{% from "linked/_recovery.sql" import key, keys, text, bound %}
 WITH
 {% for q in qids %}
 {% set i = loop.index0 %}
 {{ ('pairs' ~ i) | ident }} AS (
-  SELECT DISTINCT {{ key('s.') }}{% if q.numeric %}CAST(s.{{ q.column | ident }} AS DOUBLE){% else %}CAST(leaf.first_leaf AS DOUBLE){% endif %} AS pos
+  SELECT DISTINCT {{ key('s.', columns) }}{% if q.numeric %}CAST(s.{{ q.column | ident }} AS DOUBLE){% else %}CAST(leaf.first_leaf AS DOUBLE){% endif %} AS pos
   FROM {{ source | qname }} AS s
 {% if not q.numeric %}
   JOIN {{ nodes | qname }} AS leaf
@@ -32,11 +29,11 @@ WITH
 {% endif %}
 ),
 {{ ('ranges' ~ i) | ident }} AS (
-  SELECT {{ keys() }}lo, hi, n
+  SELECT {{ keys(columns) }}lo, hi, n
   FROM (
-    SELECT {{ keys() }}lo, hi, SUM(n) AS n
+    SELECT {{ keys(columns) }}lo, hi, SUM(n) AS n
     FROM (
-      SELECT {{ key('r.') }}
+      SELECT {{ key('r.', columns) }}
 {% if q.numeric %}
         {{ bound('r.' ~ (q.column | ident), 1) }} AS lo,
         {{ bound('r.' ~ (q.column | ident), 2) }} AS hi,
@@ -54,7 +51,7 @@ WITH
         AND node.label = {{ text('r.' ~ (q.column | ident)) }}
 {% endif %}
     ) AS published
-    GROUP BY {{ keys() }}lo, hi
+    GROUP BY {{ keys(columns) }}lo, hi
   ) AS distinct_ranges
   WHERE lo < hi
 ),
@@ -62,13 +59,13 @@ WITH
 events AS (
 {% for q in qids %}
 {% set i = loop.index0 %}
-  SELECT {{ i | lit }} AS q, {{ keys() }}pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
+  SELECT {{ i | lit }} AS q, {{ keys(columns) }}pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
   FROM {{ ('pairs' ~ i) | ident }}
   UNION ALL
-  SELECT {{ i | lit }} AS q, {{ keys() }}lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  SELECT {{ i | lit }} AS q, {{ keys(columns) }}lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
   FROM {{ ('ranges' ~ i) | ident }}
   UNION ALL
-  SELECT {{ i | lit }} AS q, {{ keys() }}hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
+  SELECT {{ i | lit }} AS q, {{ keys(columns) }}hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
   FROM {{ ('ranges' ~ i) | ident }}
 {% if not loop.last %}
   UNION ALL
@@ -76,7 +73,7 @@ events AS (
 {% endfor %}
 ),
 counted AS (
-  SELECT q, {{ keys() }}kind, rlo, rhi, n,
+  SELECT q, {{ keys(columns) }}kind, rlo, rhi, n,
     SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
       PARTITION BY q{% for c in columns %}, {{ ('s' ~ loop.index0) | ident }}{% endfor %}
 
@@ -90,7 +87,7 @@ candidates AS (
     MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
   FROM counted
   WHERE kind <> 1
-  GROUP BY q, {{ keys() }}rlo, rhi
+  GROUP BY q, {{ keys(columns) }}rlo, rhi
 )
 SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
 FROM candidates

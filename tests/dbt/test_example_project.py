@@ -52,7 +52,7 @@ def check_build(run: DbtRun, engine: Engine, raw: TableName, tested: str) -> Non
         assert count > 0
         assert results[name]["status"] == "warn" and results[name]["failures"] == count, name
     tests = [r for n, r in results.items() if n.startswith("anonsql_dbt_") and tested in n]
-    assert len(tests) == 3, sorted(results)
+    assert len(tests) == 4, sorted(results)
     assert all(r["status"] == "pass" for r in tests), [
         (r["unique_id"], r["message"]) for r in tests
     ]
