@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PYCANON_VENV := .venv-pycanon
 
-.PHONY: demo test test-spark test-spark-all lint bench setup
+.PHONY: demo test test-spark test-spark-all test-newest lint bench setup
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ test-spark: $(VENV)/.spark-installed
 # the session's engines are DuckDB and Spark only: the every-engine release compares those two
 test-spark-all: $(VENV)/.spark-installed
 	ANONSQL_TEST_ENGINES=duckdb,spark $(SPARK_TESTS) tests/conformance tests/engines
+
+# the suite on the newest releases of every dependency, upper bounds lifted (a scheduled CI job,
+# not part of `make test`): prints the libraries whose newest release is beyond a bound
+test-newest: $(PYCANON_VENV)/.installed
+	$(PYTHON) .ci/newest.py
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python bench/run.py

@@ -50,6 +50,7 @@ from typing import Any
 import jinja2
 from jinja2 import meta
 
+from anonsql.dbt.package import PACKAGE_NAME
 from anonsql.dbt.python_model import RELEASE_SCHEMA_SUFFIX
 from anonsql.privacy import PRIVACY_MODELS, PrivacyModel
 from anonsql.resources import resource_dir
@@ -57,7 +58,7 @@ from anonsql.spec.output import OutputNames
 from anonsql.sql import Relation, SqlRenderer, TableName
 
 #: The dbt package's name (``name:`` of its dbt_project.yml), which qualifies every call.
-PACKAGE = "anonsql_dbt"
+PACKAGE = PACKAGE_NAME
 #: Where the package lives in a source checkout.
 PACKAGE_DIR = Path(__file__).resolve().parents[2] / "integrations" / "dbt" / PACKAGE
 #: Generated files, relative to the package.
