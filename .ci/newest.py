@@ -22,10 +22,10 @@ EXTRAS = ("postgres", "test", "dbt")
 _BOUND = re.compile(r",?\s*<[^,;\]]+")
 
 
-def requirements() -> list[str]:
+def requirements(extras: tuple[str, ...] = EXTRAS, core: bool = True) -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    found = list(project["dependencies"])
-    for extra in EXTRAS:
+    found = list(project["dependencies"]) if core else []
+    for extra in extras:
         found += [r for r in project["optional-dependencies"][extra] if not r.startswith("anonsql")]
     return found
 
@@ -40,7 +40,13 @@ def main() -> int:
         venv.create(VENV, with_pip=True)
     pip = [str(VENV / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade"]
     wanted = requirements()
-    subprocess.run([*pip, *[lifted(r) for r in wanted]], check=True)
+    subprocess.run([*pip, *[lifted(r) for r in requirements(("postgres", "test"))]], check=True)
+    # dbt-core 1.12 downloads a parser binary from GitHub while it builds: where that fails
+    # (offline registries), the dbt extra keeps its bounds and the line below says so
+    dbt = requirements(("dbt",), core=False)
+    if subprocess.run([*pip, *[lifted(r) for r in dbt]]).returncode != 0:
+        print("the newest dbt does not install here; the dbt extra keeps its bounds")
+        subprocess.run([*pip, *dbt], check=True)
     subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True)
     installed = subprocess.run(
         [str(VENV / "bin" / "python"), "-m", "pip", "list", "--format=freeze"],

@@ -34,8 +34,6 @@ class AlphaKAnonymity(SensitiveModel[AlphaKParams]):
     does not keep it monotone.
     """
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
-
     name = "alpha_k_anonymity"
     reference = (
         "R. C.-W. Wong, J. Li, A. W.-C. Fu, K. Wang, (alpha, k)-Anonymity: An Enhanced "

@@ -41,6 +41,10 @@ class AverageReidentificationRisk(TableLevelModel[AverageRiskParams]):
     is not monotone in the lattice.
     """
 
+    # no dbt test: its class-size threshold is ARX's translation of highest_risk, computed in
+    # Python (table_level.size_threshold); `anonsql check` checks it
+    dbt_test = False
+
     name = "average_reidentification_risk"
     reference = (
         "K. El Emam et al., A globally optimal k-anonymity method for the de-identification of "

@@ -39,8 +39,6 @@ class BetaLikeness(SensitiveModel[BetaLikenessParams]):
     published relation's, which suppression would change: no suppression.
     """
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
-
     supports_suppression = False
     # p(s) is the whole relation's distribution: withholding a class moves it
     guard = "table"

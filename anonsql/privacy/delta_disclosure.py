@@ -34,8 +34,6 @@ class DeltaDisclosurePrivacy(SensitiveModel[DeltaDisclosureParams]):
     relation's, which suppression would change: no suppression.
     """
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
-
     name = "delta_disclosure_privacy"
     monotonic = False
     supports_suppression = False

@@ -85,7 +85,9 @@ class HierarchicalTCloseness(SensitiveModel[HierarchicalTClosenessParams]):
     relation's, which suppression would change: no suppression.
     """
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
+    # no dbt test: its hierarchy is a file or a nested list, which a dbt test argument cannot
+    # carry; `anonsql check` checks it
+    dbt_test = False
 
     name = "hierarchical_t_closeness"
     requires = frozenset({"sensitive_values"})

@@ -41,7 +41,9 @@ class KMap(PrivacyModel[KMapParams]):
     ``anonsql check`` on any relation.
     """
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
+    # no dbt test: the population estimate is computed in Python (or read from a population
+    # table); `anonsql check` checks it
+    dbt_test = False
 
     name = "k_map"
     requires = frozenset({"population"})

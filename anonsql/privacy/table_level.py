@@ -29,8 +29,6 @@ from anonsql.risk.classes import ClassSizes
 class TableLevelModel(PrivacyModel[P]):
     """Base of models bounding statistics of the whole table (ARX's risk thresholds)."""
 
-    dbt_test = False  # not yet in the dbt package: anonsql check
-
     table_level = True
     # the verdict is the whole table's
     guard = "table"

@@ -115,7 +115,8 @@ def run_and_compare(open_engine: Any, root: Path, profile: dict[str, Any]) -> No
         tamper(engine)
         found = broken(engine)
     assert found == ["inference", "linkability", "linkage", "singling_out"], found
-    after = results(dbt(path, "test", "--select", "source:anon", ok=False))
+    run = dbt(path, "test", "--select", "source:anon", ok=False)
+    after = results(run)
     assert after["release"]["status"] == "fail"
     assert after["release"]["failures"] == len(found), after["release"]
     # the problems name the broken attacks, as the engine reads the test's own SQL
@@ -123,6 +124,9 @@ def run_and_compare(open_engine: Any, root: Path, profile: dict[str, Any]) -> No
         problems = [row[0] for row in engine.fetchall(after["release"]["compiled_code"])]
     assert sorted(p.split(" ")[0] for p in problems) == found, problems
     assert all("knowing age, city, income" in p for p in problems), problems
+    # and dbt's output says why, a line each (dbt's own message is only the count)
+    for problem in problems:
+        assert problem in run.output, (problem, run.output[-3000:])
 
 
 def test_dbt_attacks_test_matches_anonsql_attack_on_duckdb(tmp_path: Path) -> None:

@@ -80,6 +80,8 @@ def assert_stale_like_status(run: DbtRun, engine: Engine, release: TableName, te
     certified = [r for n, r in results.items() if "certified" in n and tested in n]
     assert len(certified) == 1, sorted(results)
     assert certified[0]["status"] == "fail" and certified[0]["failures"] == expected, certified
+    # dbt's output says why (its own message is only the count)
+    assert "stale: the source changed since the release was certified" in run.output
 
 
 def test_example_builds_on_duckdb(tmp_path: Path) -> None:

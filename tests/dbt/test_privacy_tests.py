@@ -101,6 +101,28 @@ def cases() -> list[dict[str, Any]]:
             )
     # the raw table's classes (about 15 rows each) fail k = 20: where a double-quoted name is a
     # string literal (Spark), grouping by it puts every row in one class and the test passes
+    # declared under `columns:` (dbt passes column_name): the column fills the sensitive column
+    # a model reads; a model given its qids accepts it
+    found.append(
+        {
+            "name": "distinct_l_diversity_under_column",
+            "table": RECORDS,
+            "model": "distinct_l_diversity",
+            "params": {"column": "s", "l": 2},
+            "person": None,
+            "under": "s",
+        }
+    )
+    found.append(
+        {
+            "name": "k_anonymity_under_column",
+            "table": RECORDS,
+            "model": "k_anonymity",
+            "params": {"k": 3},
+            "person": None,
+            "under": "a",
+        }
+    )
     found.append(
         {
             "name": RAW_K_ANONYMITY,
@@ -152,13 +174,18 @@ def build_project(root: Path, profile: dict[str, Any]) -> Path:
     write_project(project, "privacy_tests")
     write_profiles(project, "privacy_tests", {"t": profile}, "t")
     tables: dict[str, list[dict[str, Any]]] = {"records": [], "visits": []}
+    columns: dict[str, dict[str, list[dict[str, Any]]]] = {"records": {}, "visits": {}}
     for case in cases():
         arguments: dict[str, Any] = {"qids": QIDS, **case["params"]}
         if case["person"]:
             arguments["person"] = case["person"]
-        tables[case["table"].name].append(
-            {f"anonsql_dbt.{case['model']}": {"name": case["name"], "arguments": arguments}}
-        )
+        test = {f"anonsql_dbt.{case['model']}": {"name": case["name"], "arguments": arguments}}
+        if "under" in case:
+            if arguments.get("column") == case["under"]:
+                del arguments["column"]
+            columns[case["table"].name].setdefault(case["under"], []).append(test)
+        else:
+            tables[case["table"].name].append(test)
     for name, model, arguments, _ in BAD_ARGUMENTS:
         tables["records"].append({f"anonsql_dbt.{model}": {"name": name, "arguments": arguments}})
     sources = {
@@ -167,7 +194,16 @@ def build_project(root: Path, profile: dict[str, Any]) -> Path:
             {
                 "name": "fixtures",
                 "schema": "main",
-                "tables": [{"name": t, "data_tests": tests} for t, tests in tables.items()],
+                "tables": [
+                    {
+                        "name": t,
+                        "data_tests": tests,
+                        "columns": [
+                            {"name": c, "data_tests": under} for c, under in columns[t].items()
+                        ],
+                    }
+                    for t, tests in tables.items()
+                ],
             }
         ],
     }

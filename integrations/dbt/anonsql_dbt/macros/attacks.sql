@@ -17,8 +17,9 @@
   __by_person companion (one row per person). Like `certified`, the test reads the private
   schema (linkage), so it runs as the user who runs anonsql.
 #}
-{% test attacks(model, release=none) %}
-{{ anonsql_dbt.attack_problems(model, release) }}
+{#- column_name: declared under a column, the test still attacks the whole release -#}
+{% test attacks(model, release=none, column_name=none) %}
+{{ anonsql_dbt.explain('attacks', model, anonsql_dbt.attack_problems(model, release)) }}
 {% endtest %}
 
 {% macro attack_problems(model, release=none) -%}

@@ -21,10 +21,11 @@ FROM class_stats
 WHERE entropy < LN({{ anonsql_dbt.privacy__dbl(anonsql_dbt.lit(l)) }}) - {{ anonsql_dbt.privacy__dbl(anonsql_dbt.lit(epsilon)) }}
 {%- endmacro %}
 
-{% test entropy_l_diversity(model, qids=none, column=none, l=none) %}
+{% test entropy_l_diversity(model, qids=none, column=none, l=none, column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if column is none and column_name is not none %}{% set column = column_name %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.entropy_l_diversity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.entropy_l_diversity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.entropy_l_diversity: give the argument column under arguments:') }}{% endif %}

@@ -13,10 +13,11 @@ FROM buckets
 WHERE persons < {{ anonsql_dbt.lit(k) }}
 {%- endmacro %}
 
-{% test fingerprint_k_anonymity(model, qids=none, column=none, k=none, person=none) %}
+{% test fingerprint_k_anonymity(model, qids=none, column=none, k=none, person=none, column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if column is none and column_name is not none %}{% set column = column_name %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.fingerprint_k_anonymity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.fingerprint_k_anonymity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.fingerprint_k_anonymity: give the argument column under arguments:') }}{% endif %}

@@ -15,10 +15,11 @@ WHERE {{ anonsql_dbt.privacy__share_exceeded('s.max_person_records', alpha, 's.r
    OR {{ anonsql_dbt.privacy__share_exceeded('s.max_value_records', beta, 's.records', epsilon) }}
 {%- endmacro %}
 
-{% test ir_alpha_beta_anonymity(model, qids=none, column=none, record_counts='published', alpha=none, beta=none, person=none) %}
+{% test ir_alpha_beta_anonymity(model, qids=none, column=none, record_counts='published', alpha=none, beta=none, person=none, column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if column is none and column_name is not none %}{% set column = column_name %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: give the argument column under arguments:') }}{% endif %}
@@ -26,8 +27,11 @@ WHERE {{ anonsql_dbt.privacy__share_exceeded('s.max_person_records', alpha, 's.r
 {% if record_counts is not none and (record_counts not in ['published', 'protected']) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: the argument record_counts must be one of published, protected') }}{% endif %}
 {% if alpha is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: give the argument alpha under arguments:') }}{% endif %}
 {% if alpha is not none and (alpha is not number or alpha is sameas true or alpha is sameas false) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: the argument alpha must be a number') }}{% endif %}
+{% if alpha is not none and not (alpha > 0) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: alpha = ' ~ alpha ~ ' breaks the rule alpha > 0; use alpha > 0') }}{% endif %}
+{% if alpha is not none and not (alpha <= 1) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: alpha = ' ~ alpha ~ ' breaks the rule alpha <= 1; use alpha <= 1') }}{% endif %}
 {% if beta is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: give the argument beta under arguments:') }}{% endif %}
 {% if beta is not none and (beta is not number or beta is sameas true or beta is sameas false) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: the argument beta must be a number') }}{% endif %}
+{% if beta is not none and not (beta > 0) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: beta = ' ~ beta ~ ' breaks the rule beta > 0; use beta > 0') }}{% endif %}
 {% if person is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: give person, the column linking the rows of one person, under arguments:') }}{% endif %}
 {% if person is not none and (person is not string or person | length == 0) %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_alpha_beta_anonymity: the argument person must be a column name') }}{% endif %}
 {{ anonsql_dbt.ir_alpha_beta_anonymity_violations(relation=model, qids=qids, alpha=alpha, beta=beta, column=column, epsilon=1e-09, record_counts=record_counts, person=person) }}

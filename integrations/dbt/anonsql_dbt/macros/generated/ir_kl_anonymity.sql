@@ -14,10 +14,11 @@ JOIN ir_classes AS c ON c.cls = s.cls
 WHERE s.persons < {{ anonsql_dbt.lit(k) }} OR s.sa_values < {{ anonsql_dbt.lit(l) }}
 {%- endmacro %}
 
-{% test ir_kl_anonymity(model, qids=none, column=none, record_counts='published', k=none, l=none, person=none) %}
+{% test ir_kl_anonymity(model, qids=none, column=none, record_counts='published', k=none, l=none, person=none, column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if column is none and column_name is not none %}{% set column = column_name %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_kl_anonymity: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_kl_anonymity: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.ir_kl_anonymity: give the argument column under arguments:') }}{% endif %}

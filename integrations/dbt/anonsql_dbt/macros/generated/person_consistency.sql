@@ -13,10 +13,11 @@ GROUP BY person
 HAVING COUNT(*) > 1
 {%- endmacro %}
 
-{% test person_consistency(model, qids=none, person=none) %}
+{% test person_consistency(model, qids=none, person=none, column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if qids is none and column_name is not none %}{% set qids = [column_name] %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.person_consistency: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.person_consistency: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if person is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.person_consistency: give person, the column linking the rows of one person, under arguments:') }}{% endif %}

@@ -72,10 +72,11 @@ FROM class_stats
 WHERE emd > {{ anonsql_dbt.privacy__dbl(anonsql_dbt.lit(t)) }} + {{ anonsql_dbt.privacy__dbl(anonsql_dbt.lit(epsilon)) }}
 {%- endmacro %}
 
-{% test t_closeness(model, qids=none, column=none, t=none, distance='equal') %}
+{% test t_closeness(model, qids=none, column=none, t=none, distance='equal', column_name=none) %}
 {#- arguments are checked when the test runs (dbt parses tests with execute false) -#}
 {% if execute %}
 {{ anonsql_dbt.require_tested_adapter() }}
+{% if column is none and column_name is not none %}{% set column = column_name %}{% endif %}
 {% if qids is string or qids is not iterable or qids | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: give qids, the list of quasi-identifier columns, under arguments:') }}{% endif %}
 {% for q in qids %}{% if q is not string or q | length == 0 %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: every entry of qids must be a column name') }}{% endif %}{% endfor %}
 {% if column is none %}{{ exceptions.raise_compiler_error('anonsql_dbt.t_closeness: give the argument column under arguments:') }}{% endif %}
