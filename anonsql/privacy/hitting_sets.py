@@ -92,7 +92,7 @@ def _bits(rows: Bits) -> npt.NDArray[np.uint8]:
 
 
 def _hits(rows: Bits, mask: Bits) -> BoolArray:
-    hits: BoolArray = (rows & mask).any(axis=1)
+    hits: BoolArray = np.asarray((rows & mask).any(axis=1), dtype=np.bool_)
     return hits
 
 
@@ -178,8 +178,8 @@ def hitting_set_within(rows: Bits, budget: int, *, node_limit: int = MAX_SEARCH_
 def is_eir_diverse(rows: Bits, ell: int, *, node_limit: int = MAX_SEARCH_NODES) -> bool:
     """EIR l-diversity of one class (Definition 3.3 via Theorem 3.1): ``τ(Ψ) >= l``."""
     if ell <= 1:
-        return rows.shape[0] > 0
-    return not hitting_set_within(rows, ell - 1, node_limit=node_limit)
+        return bool(rows.shape[0] > 0)
+    return not bool(hitting_set_within(rows, ell - 1, node_limit=node_limit))
 
 
 def minimum_hitting_set_size(rows: Bits, *, node_limit: int = MAX_SEARCH_NODES) -> int:
@@ -260,14 +260,18 @@ class HittingFamily:
         keep = sizes + 1 < self.ell
         base, sizes = base[keep], sizes[keep]
         psi = self._sets
-        contains = (psi[:, None, :] & singles[None, :, :]).any(axis=2)  # (sets, values)
+        # (sets, values)
+        contains = np.asarray((psi[:, None, :] & singles[None, :, :]).any(axis=2), dtype=np.bool_)
         parts = []
         per = max(1, (1 << 22) // max(1, psi.shape[0] * singles.shape[0] * width))
         for start in range(0, base.shape[0], per):
             block = base[start : start + per]
             inter = block[:, None, :] & psi[None, :, :]  # (block, sets, words)
-            private = popcount(inter.reshape(-1, width)).reshape(inter.shape[:2]) == 1
-            valid = private[:, :, None] & ~contains[None, :, :]  # (block, sets, values)
+            private = np.asarray(
+                popcount(inter.reshape(-1, width)).reshape(inter.shape[:2]) == 1, dtype=np.bool_
+            )
+            # (block, sets, values)
+            valid = np.asarray(private[:, :, None] & ~contains[None, :, :], dtype=np.bool_)
             covered = np.bitwise_or.reduce(
                 np.where(valid[..., None], inter[:, :, None, :], np.uint64(0)), axis=1
             )  # (block, values, words)
@@ -285,7 +289,7 @@ class HittingFamily:
     @property
     def satisfied(self) -> bool:
         """Whether every hitting set has at least ``l`` values (meaningless once overflowed)."""
-        return self.family.shape[0] == 0
+        return bool(self.family.shape[0] == 0)
 
     def minimum(self) -> int | None:
         """The smallest kept hitting set's size (``τ`` when < l), None when none is kept."""

@@ -401,7 +401,7 @@ class EIRLDiversity(IdentityReservedModel[EIRLParams]):
         out = (parts.counts >= self.ell) & (values >= self.ell)
         # ξ: the values of one-value sets are in every hitting set
         single = np.diff(members.indptr) == 1
-        single_members = sparse.diags_array(single.astype(np.int64)) @ members
+        single_members = sparse.diags_array(single.astype(np.int64), dtype=np.int64) @ members
         forced = sparse.csr_array(sets @ single_members)
         enough = hist.distinct_per_row(forced) >= self.ell
         for part in np.flatnonzero(out & ~enough):

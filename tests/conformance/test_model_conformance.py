@@ -29,6 +29,7 @@ from engine_configs import CONFIGS
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from anonsql.arrays import FloatArray
 from anonsql.engines import Engine
 from anonsql.privacy import PRIVACY_MODELS, PartStats, PrivacyModel
 from anonsql.sql import TableName
@@ -175,7 +176,9 @@ def test_monotonic_models_hold_on_unions(name: str) -> None:
         for _ in range(40):
             histogram = rng.integers(0, 4, size=(int(rng.integers(2, 6)), 4)).astype(np.int64)
             totals = histogram.sum(axis=0) + 1
-            population = rng.integers(0, 8, size=histogram.shape[0]).astype(np.float64)
+            population: FloatArray = np.asarray(
+                rng.integers(0, 8, size=histogram.shape[0]), dtype=np.float64
+            )
             values: dict[str, tuple[str | None, ...]] = (
                 {SA: tuple(str(v) for v in range(4))} if model.needs_sensitive else {}
             )

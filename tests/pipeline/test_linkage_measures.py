@@ -100,7 +100,14 @@ def releases(draw: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
 def load(engine: Engine, frame: pd.DataFrame, types: dict[str, pa.DataType]) -> TableName:
     relation = TableName(f"linkage{next(_tables)}", "main")
     engine.load_arrow(
-        relation, pa.table({c: pa.array(frame[c].tolist(), types[c]) for c in frame.columns})
+        # missing values as None: pandas 3 holds a missing string as NaN
+        relation,
+        pa.table(
+            {
+                c: pa.array([None if pd.isna(v) else v for v in frame[c].tolist()], types[c])
+                for c in frame.columns
+            }
+        ),
     )
     return relation
 

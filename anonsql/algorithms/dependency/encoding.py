@@ -247,7 +247,7 @@ def encode_table(
     """Encode an in-memory Arrow table the way :func:`fetch_records` encodes a relation (for
     fixtures and generated data; values outside a hierarchy raise :class:`SpecError`)."""
     kept = kept_columns(qis, fds)
-    cols: dict[str, np.ndarray] = {}  # type: ignore[type-arg]
+    cols: dict[str, np.ndarray] = {}  # type: ignore[type-arg, unused-ignore]
     for a, q in enumerate(qis):
         column = data.column(q.column).to_pylist()
         if any(v is None for v in column):

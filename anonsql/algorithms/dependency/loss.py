@@ -109,7 +109,8 @@ def instance_tuple_distances(
     total = np.zeros((p.shape[0], lo.shape[0]), np.float64)
     for j in range(m):
         total += instance_deltas(p[:, j][:, None], lo[None, :, j], hi[None, :, j], ne[None, :, j])
-    return total / m
+    mean: FloatArray = total / m
+    return mean
 
 
 def dependency_loss(

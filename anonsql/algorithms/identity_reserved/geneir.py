@@ -323,8 +323,8 @@ def _residuals(
     class_records = np.bincount(
         labels[inside], weights=individuals.records[inside], minlength=count
     )
-    for p in residual:
-        p = int(p)
+    for index in residual:
+        p = int(index)
         covered = classes.cover(ranks[p])
         grown = classes.loss(covered)
         own = float(individuals.records[p])

@@ -371,7 +371,7 @@ class _MondrianRun:
         widths: FloatArray,
         params: dict[int, pa.Array],
     ) -> Rows | None:
-        rows = splittable.any(axis=1)
+        rows = np.asarray(splittable.any(axis=1), dtype=np.bool_)
         columns: dict[str, pa.Array] = {"pid": arrow.array(pid[rows], pa.int64())}
         for d in self.dims:
             columns[f"t{d.index}"] = arrow.array(splittable[rows, d.index])

@@ -169,7 +169,7 @@ def segment_reduce(ufunc: np.ufunc, values: Column, first: BoolArray) -> Column:
     """``ufunc`` (add, minimum, maximum) over each run of rows that ``first`` marks."""
     if values.shape[0] == 0:
         return values[:0]
-    return ufunc.reduceat(values, np.nonzero(first)[0])  # type: ignore[no-any-return]
+    return ufunc.reduceat(values, np.nonzero(first)[0])  # type: ignore[no-any-return, unused-ignore]
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,7 @@ def reference(
     class_fails = (sizes < k).to_numpy()
     if l_column is not None:
         per_class = df[l_column].groupby([gen[c] for c in keys]).nunique()
-        class_fails |= (per_class.reindex(sizes.index) < ell).to_numpy()
+        class_fails = class_fails | (per_class.reindex(sizes.index) < ell).to_numpy()
     counts = sizes.to_numpy()
     suppressed = int(fails.sum())
     out: dict[str, Any] = {

@@ -129,7 +129,8 @@ def test_kl_diversity_on_informs(
     original = source.merge(mapping, left_on="DUPERSID", right_on="person_id")
     original = original.rename(columns={"person": "pseudonym"})
     released = persons.set_index("DUPERSID")
-    joined = original.join(released[QIDS], on="pseudonym", rsuffix="_published")
+    published = released[QIDS].add_suffix("_published")
+    joined = original.merge(published, left_on="pseudonym", right_index=True)
     for column in QIDS:
         truthful = [
             published in trees[column][str(value)]
