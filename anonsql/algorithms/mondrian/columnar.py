@@ -4,8 +4,8 @@ A round's planning works on a few thousand to a few hundred thousand candidate r
 per-call overhead (index alignment, merges, object dtypes) cost more than the arithmetic itself
 (BENCHMARKS.md "Mondrian's rounds in memory"). These helpers do the same on plain arrays and
 keep pandas' semantics where a result depends on them: stable orderings, first-appearance group
-order, and Kahan-compensated group sums (what ``Series.groupby(...).sum()`` computes), so a
-release does not change by a last bit in a tie between two candidate splits.
+order, and Kahan-compensated group sums (what pandas 2's ``Series.groupby(...).sum()``
+computed), so a release does not change by a last bit in a tie between two candidate splits.
 """
 
 from __future__ import annotations
@@ -147,7 +147,8 @@ def fits_int64(key: Column) -> bool:
 
 def kahan_sums(values: FloatArray, group: IntArray, groups: int) -> FloatArray:
     """Per group, the compensated (Kahan) sum of ``values`` in row order, bit for bit what
-    pandas' groupby ``sum`` returns."""
+    pandas 2's groupby ``sum`` returned (pandas 3 sums otherwise: this keeps releases the same
+    whichever pandas is installed)."""
     order = np.argsort(group, kind="stable")
     sorted_group = group[order]
     first = starts(sorted_group)
