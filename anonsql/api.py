@@ -35,6 +35,7 @@ from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_r
 from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
+from anonsql.spec.sources import file_source
 from anonsql.sql import TableName
 
 if TYPE_CHECKING:
@@ -56,11 +57,14 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database (a relative file path is resolved beside the spec) and
-    apply the spec's ``engine_settings``."""
+    apply the spec's ``engine_settings``. A database file that does not exist is refused, not
+    created (a typo in ``database:`` would otherwise leave an empty file behind), unless the
+    spec's source is files (``source: parquet:...``): the release then goes to a new file."""
     engine = connect_database(
         spec.engine,
         spec.database,
         base_dir=spec.base_dir,
+        must_exist=file_source(spec.source, spec.base_dir) is None,
         key="database",
         settings=spec.engine_settings,
     )
@@ -96,7 +100,11 @@ def connect_database(
         if not path.parent.is_dir():
             raise SpecError(key, f"the folder of {path} does not exist", "create it first")
         if must_exist and not path.is_file():
-            raise SpecError(key, f"{path} does not exist", "give the path of an existing file")
+            raise SpecError(
+                key,
+                f"{path} does not exist (nothing was created)",
+                "give the path of an existing database file",
+            )
         target = str(path)
     if settings and engine_class.settings_at_open:
         return connect(engine, database=target, conf=settings)
