@@ -28,6 +28,7 @@ from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import ReleaseStatus, counted, read_release, release_status
+from anonsql.release.export import ExportedRelease, export_release
 from anonsql.report import RunResult
 from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
@@ -388,6 +389,25 @@ def attack(engine: Engine, output: str | TableName) -> tuple[AttackResult, ...]:
     return run_attacks(attack_context(engine, release))
 
 
+def export(
+    engine: Engine,
+    output: str | TableName,
+    to: str | Path,
+    *,
+    format: str = "duckdb",
+    replace: bool = False,
+) -> ExportedRelease:
+    """Write what analysts read of a published release, and nothing else, to a new DuckDB file
+    (``format="duckdb"``) or Parquet folder (``"parquet"``): the main relation as a table,
+    ``__classes``, ``__certificate``, ``__metrics`` and the layout's public companions
+    (:mod:`anonsql.release.export`). The way to hand a DuckDB release over: the file it lives
+    in also holds the source and the private schema. ``to`` must not exist, unless
+    ``replace``."""
+    return export_release(
+        engine, _relation(output, "output"), Path(to), format=format, replace=replace
+    )
+
+
 def _relation(relation: str | TableName, key: str) -> TableName:
     return relation if isinstance(relation, TableName) else parse_relation(relation, key)
 
@@ -400,6 +420,7 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "export",
     "identity_reserved_metrics",
     "init",
     "open_engine",

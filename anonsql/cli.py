@@ -698,6 +698,56 @@ def report(
 
 
 @main.command()
+@release_options
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    type=PathArg(),
+    help="The new DuckDB file, or Parquet folder, to write the release to.",
+)
+@click.option(
+    "--format",
+    "export_format",
+    type=click.Choice(["duckdb", "parquet"]),
+    default="duckdb",
+    show_default=True,
+    help="A DuckDB file (the relations under their names) or a folder of Parquet files.",
+)
+@click.option("--replace", is_flag=True, help="Replace --to if it exists.")
+@json_option("ANONSQL_EXPORT_JSON", "Print what was written as JSON.")
+@handle_errors
+def export(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    to: Path,
+    export_format: str,
+    replace: bool,
+    as_json: bool,
+) -> None:
+    """Write a published release, alone, to a new DuckDB file or Parquet folder: the relation
+    analysts read (as a table), its classes, certificate and metrics, and its layout's public
+    companions; never the source or the private schema. The way to hand a DuckDB release to
+    analysts: the database file also holds the source."""
+    from anonsql import api
+
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "export", spec, database, engine_name, output)
+        found = api.export(engine, relation, to, format=export_format, replace=replace)
+    if as_json:
+        emit_json(found.summary())
+        return
+    table = _table(f"exported {found.output} to {found.path}")
+    table.add_column("relation")
+    table.add_column("rows", justify="right")
+    for written in found.relations:
+        table.add_row(written.written_as, str(written.rows))
+    out().print(table)
+
+
+@main.command()
 @spec_or_database
 @handle_errors
 def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
