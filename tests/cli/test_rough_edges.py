@@ -30,8 +30,10 @@ READ_WITH_DATABASE = [
     ["cleanup"],
     ["risk", "--relation", "main.people", "--qid", "age"],
     ["init", "--table", "main.people", "--no-check"],
+    ["export", "--output", "anon.people", "--to", "exported.duckdb"],
 ]
 READ_WITH_SPEC = ["check", "metrics", "status", "report", "attack", "cleanup"]
+READ_WITH_SPEC += ["export --to exported.duckdb"]
 
 
 def typo_spec(tmp_path: Path) -> tuple[Path, Path]:
@@ -45,22 +47,28 @@ def typo_spec(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("args", READ_WITH_DATABASE, ids=lambda a: a[0])
-def test_a_missing_database_is_not_created_by_database(tmp_path: Path, args: list[str]) -> None:
+def test_a_missing_database_is_not_created_by_database(
+    tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # export's --to is relative
     missing = tmp_path / "peple.duckdb"
     ran = CliRunner().invoke(main, [args[0], "--database", str(missing), *args[1:]])
     assert ran.exit_code == 2, ran.output
     assert "does not exist" in ran.stderr and "peple.duckdb" in ran.stderr
-    assert not missing.exists()
+    assert not missing.exists() and not Path("exported.duckdb").exists()
 
 
 @pytest.mark.parametrize("command", [*READ_WITH_SPEC, "run", "run --dry-run"])
-def test_a_missing_database_is_not_created_by_spec(tmp_path: Path, command: str) -> None:
+def test_a_missing_database_is_not_created_by_spec(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # export's --to is relative
     spec, missing = typo_spec(tmp_path)
     name, *options = command.split()
     ran = CliRunner().invoke(main, [name, str(spec), *options])
     assert ran.exit_code == 2, ran.output
     assert "database: " in ran.stderr and "does not exist" in ran.stderr
-    assert not missing.exists()
+    assert not missing.exists() and not Path("exported.duckdb").exists()
     assert sorted(p.name for p in tmp_path.glob("*.duckdb*")) == ["people.duckdb"]
 
 
