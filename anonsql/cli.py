@@ -238,18 +238,28 @@ def report_error(exc: AnonsqlError, as_json: bool = False) -> NoReturn:
 
 class Commands(click.Group):
     """The command group; run as the process's own command line (no ``args`` given: not
-    click's test runner), it handles signals until the process exits."""
+    click's test runner), it handles signals from the moment a command is invoked until the
+    process exits (``--version`` and ``--help`` end before: they load no signal handling)."""
+
+    _own_process = False
 
     def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
-        if args is None:
-            from anonsql.interrupts import handle_for_process, ignore_signals
+        if args is not None:
+            return super().main(args, *rest, **options)
+        self._own_process = True
+        try:
+            return super().main(args, *rest, **options)
+        finally:
+            interrupts = sys.modules.get("anonsql.interrupts")
+            if interrupts is not None:
+                interrupts.ignore_signals()
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if self._own_process:
+            from anonsql.interrupts import handle_for_process
 
             handle_for_process()
-            try:
-                return super().main(args, *rest, **options)
-            finally:
-                ignore_signals()
-        return super().main(args, *rest, **options)
+        return super().invoke(ctx)
 
 
 @click.group(cls=Commands, context_settings={"auto_envvar_prefix": "ANONSQL"})
