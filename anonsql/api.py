@@ -28,6 +28,7 @@ from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import ReleaseStatus, counted, read_release, release_status
+from anonsql.release.export import ExportedRelease, export_release
 from anonsql.report import RunResult
 from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
@@ -35,6 +36,7 @@ from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_r
 from anonsql.risk.attackers import DEFAULT_THRESHOLD
 from anonsql.spec import Spec, load_spec, spec_from_mapping
 from anonsql.spec.relations import parse_relation
+from anonsql.spec.sources import file_source
 from anonsql.sql import TableName
 
 if TYPE_CHECKING:
@@ -56,11 +58,14 @@ def as_spec(spec: Spec | Mapping[str, Any] | str | Path) -> Spec:
 
 def open_engine(spec: Spec) -> Engine:
     """Connect to the spec's database (a relative file path is resolved beside the spec) and
-    apply the spec's ``engine_settings``."""
+    apply the spec's ``engine_settings``. A database file that does not exist is refused, not
+    created (a typo in ``database:`` would otherwise leave an empty file behind), unless the
+    spec's source is files (``source: parquet:...``): the release then goes to a new file."""
     engine = connect_database(
         spec.engine,
         spec.database,
         base_dir=spec.base_dir,
+        must_exist=file_source(spec.source, spec.base_dir) is None,
         key="database",
         settings=spec.engine_settings,
     )
@@ -96,7 +101,11 @@ def connect_database(
         if not path.parent.is_dir():
             raise SpecError(key, f"the folder of {path} does not exist", "create it first")
         if must_exist and not path.is_file():
-            raise SpecError(key, f"{path} does not exist", "give the path of an existing file")
+            raise SpecError(
+                key,
+                f"{path} does not exist (nothing was created)",
+                "give the path of an existing database file",
+            )
         target = str(path)
     if settings and engine_class.settings_at_open:
         return connect(engine, database=target, conf=settings)
@@ -380,6 +389,25 @@ def attack(engine: Engine, output: str | TableName) -> tuple[AttackResult, ...]:
     return run_attacks(attack_context(engine, release))
 
 
+def export(
+    engine: Engine,
+    output: str | TableName,
+    to: str | Path,
+    *,
+    format: str = "duckdb",
+    replace: bool = False,
+) -> ExportedRelease:
+    """Write what analysts read of a published release, and nothing else, to a new DuckDB file
+    (``format="duckdb"``) or Parquet folder (``"parquet"``): the main relation as a table,
+    ``__classes``, ``__certificate``, ``__metrics`` and the layout's public companions
+    (:mod:`anonsql.release.export`). The way to hand a DuckDB release over: the file it lives
+    in also holds the source and the private schema. ``to`` must not exist, unless
+    ``replace``."""
+    return export_release(
+        engine, _relation(output, "output"), Path(to), format=format, replace=replace
+    )
+
+
 def _relation(relation: str | TableName, key: str) -> TableName:
     return relation if isinstance(relation, TableName) else parse_relation(relation, key)
 
@@ -392,6 +420,7 @@ __all__ = [
     "check_output",
     "cleanup",
     "connect_database",
+    "export",
     "identity_reserved_metrics",
     "init",
     "open_engine",

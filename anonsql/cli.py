@@ -9,45 +9,34 @@ message says whether the release was published).
 from __future__ import annotations
 
 import contextlib
-import json
-import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache, wraps
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
-import yaml
 
-from anonsql import api
-from anonsql.demo import ADULT_QIDS, adult_spec
-from anonsql.engines import Engine
-from anonsql.engines.base import redact_values
+from anonsql import __version__
 from anonsql.errors import AnonsqlError, SpecError
-from anonsql.interrupts import handle_for_process, handled, ignore_signals
-from anonsql.metrics import MetricValue
-from anonsql.metrics.olap import QueryAccuracy
-from anonsql.pipeline.plan import Plan
-from anonsql.privacy.check import CheckResult
-from anonsql.release import ReleaseStatus
-from anonsql.report import RunResult
-from anonsql.report.report import metric_json
-from anonsql.risk import RiskReport
-from anonsql.samples import (
-    MULTI_TABLE_SAMPLES,
-    SAMPLES,
-    load_adult,
-    load_sample,
-    load_sample_tables,
-)
-from anonsql.spec.relations import parse_relation
-from anonsql.sql import TableName
 
+# the pipeline, the engines and their drivers load inside the commands: `--version` and
+# `--help` import none of them (tests/cli/test_rough_edges.py)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
     from rich.table import Table
+
+    from anonsql.engines import Engine
+    from anonsql.metrics import MetricValue
+    from anonsql.metrics.olap import QueryAccuracy
+    from anonsql.pipeline.plan import Plan
+    from anonsql.privacy.check import CheckResult
+    from anonsql.release import ReleaseStatus
+    from anonsql.report import RunResult
+    from anonsql.risk import RiskReport
+    from anonsql.sql import TableName
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -109,42 +98,9 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[str], None]]:
 
 def emit_json(found: Any) -> None:
     """Print one JSON document on stdout (for jq and pipelines)."""
+    import json
+
     click.echo(json.dumps(found, default=str, indent=None))
-
-
-class _RedactValues(logging.Filter):
-    """SQL reaches the log with its string and numeric literals hidden."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "anonsql.sql":
-            record.msg, record.args = redact_values(record.getMessage()), ()
-        return True
-
-
-class _RichOnFirstRecord(logging.Handler):
-    """rich's log handler, made when the first record arrives (most runs log nothing)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.addFilter(_RedactValues())
-        self._rich: logging.Handler | None = None
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if self._rich is None:
-            from rich.logging import RichHandler
-
-            rich = RichHandler(console=err(), show_path=False, markup=False, rich_tracebacks=False)
-            rich.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-            self._rich = rich
-        self._rich.emit(record)
-
-
-def _configure_logging(level: str) -> None:
-    handler = _RichOnFirstRecord()
-    root = logging.getLogger("anonsql")
-    root.handlers = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
 
 
 def _options(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
@@ -158,9 +114,19 @@ def _options(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
     return apply
 
 
+class PathArg(click.Path):
+    """click's path parameter giving a :class:`pathlib.Path` (pathlib loads when a command
+    gets one, not when ``anonsql`` starts)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import pathlib
+
+        return pathlib.Path(os.fsdecode(super().convert(value, param, ctx)))
+
+
 #: SPEC, or --database and --engine: how a command other than ``run`` opens the database.
 spec_or_database = _options(
-    click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path)),
+    click.argument("spec", required=False, type=PathArg(dir_okay=False)),
     click.option(
         "--database",
         envvar="ANONSQL_DATABASE",
@@ -182,6 +148,25 @@ release_options = _options(
 )
 
 
+class SampleName(click.Choice[str]):
+    """The names of the shipped samples, read from :mod:`anonsql.samples` (which loads numpy
+    and pyarrow) when ``anonsql sample`` parses or shows its argument, not when ``anonsql``
+    starts."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from anonsql.samples import SAMPLES
+
+        return SAMPLES
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        del value
+
+
 def json_option(envvar: str, help: str) -> Callable[[F], F]:
     """``--json``: the command's result as JSON (``envvar``: click's automatic name would be
     ``..._AS_JSON``)."""
@@ -191,19 +176,24 @@ def json_option(envvar: str, help: str) -> Callable[[F], F]:
 def handle_errors(func: F) -> F:
     """Report a command's error as one line and its exit code; a signal (SIGINT, SIGTERM) as
     exit 130 with a message saying whether a release was published (:mod:`anonsql.interrupts`).
-    Once the outcome is known, later signals are ignored so that it is reported whole."""
+    Once the outcome is known, later signals are ignored so that it is reported whole. With
+    ``--json`` the error is also a JSON document on stdout (:func:`error_json`), so that a
+    pipeline reading it gets one."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from anonsql.interrupts import handled
+
+        as_json = bool(kwargs.get("as_json"))
         with handled() as interrupts:
             try:
                 found = func(*args, **kwargs)
             except KeyboardInterrupt:
                 interrupts.settled = True
-                report_error(interrupts.interrupted())
+                report_error(interrupts.interrupted(), as_json)
             except AnonsqlError as exc:
                 interrupts.settled = True
-                report_error(exc)
+                report_error(exc, as_json)
             except click.exceptions.Exit:
                 interrupts.settled = True
                 raise
@@ -211,12 +201,13 @@ def handle_errors(func: F) -> F:
                 interrupts.settled = True
                 if os.environ.get("ANONSQL_DEBUG"):
                     raise
-                err().print(
-                    f"[bold red]internal error:[/bold red] {type(exc).__name__} (a bug in "
-                    "anonsql; nothing was published). Run with ANONSQL_DEBUG=1 for the "
-                    "traceback",
-                    highlight=False,
+                message = (
+                    f"{type(exc).__name__} (a bug in anonsql; nothing was published). Run with "
+                    "ANONSQL_DEBUG=1 for the traceback"
                 )
+                if as_json:
+                    emit_json(error_json("InternalError", f"internal error: {message}", None, 1))
+                err().print(f"[bold red]internal error:[/bold red] {message}", highlight=False)
                 sys.exit(1)
             interrupts.settled = True
             return found
@@ -224,9 +215,18 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def report_error(exc: AnonsqlError) -> NoReturn:
+def error_json(kind: str, message: str, key: str | None, exit_code: int) -> dict[str, Any]:
+    """What ``--json`` prints on stdout for an error: ``{"error": {"type", "message", "key"},
+    "exit_code"}`` (``key``: the spec key or option at fault, for a SpecError)."""
+    return {"error": {"type": kind, "message": message, "key": key}, "exit_code": exit_code}
+
+
+def report_error(exc: AnonsqlError, as_json: bool = False) -> NoReturn:
     from rich.markup import escape
 
+    if as_json:
+        key = getattr(exc, "key", None)
+        emit_json(error_json(type(exc).__name__, str(exc), key, exc.exit_code))
     err().print(
         f"[bold red]error:[/bold red] {escape(str(exc))}",
         highlight=False,
@@ -238,20 +238,32 @@ def report_error(exc: AnonsqlError) -> NoReturn:
 
 class Commands(click.Group):
     """The command group; run as the process's own command line (no ``args`` given: not
-    click's test runner), it handles signals until the process exits."""
+    click's test runner), it handles signals from the moment a command is invoked until the
+    process exits (``--version`` and ``--help`` end before: they load no signal handling)."""
+
+    _own_process = False
 
     def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
-        if args is None:
+        if args is not None:
+            return super().main(args, *rest, **options)
+        self._own_process = True
+        try:
+            return super().main(args, *rest, **options)
+        finally:
+            interrupts = sys.modules.get("anonsql.interrupts")
+            if interrupts is not None:
+                interrupts.ignore_signals()
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if self._own_process:
+            from anonsql.interrupts import handle_for_process
+
             handle_for_process()
-            try:
-                return super().main(args, *rest, **options)
-            finally:
-                ignore_signals()
-        return super().main(args, *rest, **options)
+        return super().invoke(ctx)
 
 
 @click.group(cls=Commands, context_settings={"auto_envvar_prefix": "ANONSQL"})
-@click.version_option(package_name="anonsql")
+@click.version_option(version=__version__, package_name="anonsql")
 @click.option(
     "-v",
     "--verbose",
@@ -274,22 +286,24 @@ def main(verbose: int, log_level: str) -> None:
     (ANONSQL_RUN_QUIET=1, ANONSQL_STATUS_JSON=1); --database and --engine also read
     ANONSQL_DATABASE and ANONSQL_ENGINE.
     """
-    _configure_logging("debug" if verbose else log_level)
+    from anonsql.cli_logging import configure_logging
+
+    configure_logging("debug" if verbose else log_level, err)
 
 
 @main.command()
-@click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("spec", type=PathArg(dir_okay=False))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option(
     "--dbt-project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathArg(file_okay=False),
     help="A dbt project: the connection comes from its profile, and the spec's source may be "
     "source('s', 't') or ref('m') (needs anonsql[dbt]).",
 )
 @click.option("--target", help="The dbt target (default: the profile's).")
 @click.option(
     "--profiles-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathArg(file_okay=False),
     help="Where profiles.yml is (default: as dbt looks for it).",
 )
 @json_option("ANONSQL_RUN_JSON", "Print the result as JSON on stdout.")
@@ -303,7 +317,7 @@ def main(verbose: int, log_level: str) -> None:
     "--report",
     "report_path",
     envvar="ANONSQL_RUN_REPORT",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathArg(dir_okay=False),
     help="Also write the release's HTML report to this file.",
 )
 @click.option(
@@ -325,6 +339,8 @@ def run(
     replace: bool,
 ) -> None:
     """Anonymize and publish as declared in SPEC (a YAML file)."""
+    from anonsql import api
+
     if dbt_project is None and (target is not None or profiles_dir is not None):
         raise SpecError("--target", "needs --dbt-project", "give the dbt project with it")
     if dry_run:
@@ -372,6 +388,8 @@ def parse_model(text: str) -> dict[str, Any]:
                 f"--model {text}", f"{item!r} is not key=value", "write e.g. k_anonymity:k=10"
             )
         try:
+            import yaml
+
             params[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError:
             raise SpecError(
@@ -415,6 +433,9 @@ def check(
     Otherwise give --database, --relation, --qid (repeat) and --model (repeat), and --person
     for data with several rows per person.
     """
+    from anonsql import api
+    from anonsql.sql import TableName
+
     if spec is not None:
         s = api.as_spec(spec)
         engine = api.open_engine(s)
@@ -480,6 +501,9 @@ def metrics(
     as_json: bool,
 ) -> None:
     """Recompute the utility metrics of a published output."""
+    from anonsql import api
+    from anonsql.report.report import metric_json
+
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "metrics", spec, database, engine_name, output)
         if identity_reserved:
@@ -547,6 +571,8 @@ def risk(
     as_json: bool,
 ) -> None:
     """Measure the re-identification risk of any table or view, given its QIDs."""
+    from anonsql import api
+
     with api.connect_database(engine_name, database, must_exist=True) as engine:
         report = api.risk(
             engine,
@@ -586,6 +612,8 @@ def attack(
     """Mount the attacks an analyst can on a published release: singling out, linkability,
     attribute inference and linkage, each with its success, baseline and the bound the
     certified models promise; exit 4 if one beats its bound."""
+    from anonsql import api
+
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "attack", spec, database, engine_name, output)
         results = api.attack(engine, relation)
@@ -633,11 +661,13 @@ def status(
     in the source). With --max-hidden F a stale release passes while at most F of the source
     rows are hidden; an exposed one never does.
     """
+    from anonsql import api
+
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "status", spec, database, engine_name, output)
         found = api.status(engine, relation)
     if as_json:
-        click.echo(json.dumps(found.summary()))
+        emit_json(found.summary())
     else:
         print_status(found)
     if found.exposed or (found.stale and (max_hidden is None or found.hidden_share > max_hidden)):
@@ -650,7 +680,7 @@ def status(
     "--out",
     "-o",
     "path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathArg(dir_okay=False),
     help="The HTML file to write (default: <output name>.html here).",
 )
 @handle_errors
@@ -664,11 +694,67 @@ def report(
     """Write the HTML report of a published release: one self-contained file (charts as
     inline SVG, no network, no JavaScript). It shows the source's most frequent quasi-identifier
     values: keep it where the source may be read."""
+    import pathlib
+
+    from anonsql import api
+    from anonsql.spec.relations import parse_relation
+    from anonsql.sql import TableName
+
     with contextlib.ExitStack() as stack:
         engine, relation = open_release(stack, "report", spec, database, engine_name, output)
         name = relation if isinstance(relation, TableName) else parse_relation(relation, "--output")
-        written = api.write_report(engine, name, path or Path(f"{name.name}.html"))
+        written = api.write_report(engine, name, path or pathlib.Path(f"{name.name}.html"))
     out().print(f"wrote {written}")
+
+
+@main.command()
+@release_options
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    type=PathArg(),
+    help="The new DuckDB file, or Parquet folder, to write the release to.",
+)
+@click.option(
+    "--format",
+    "export_format",
+    type=click.Choice(["duckdb", "parquet"]),
+    default="duckdb",
+    show_default=True,
+    help="A DuckDB file (the relations under their names) or a folder of Parquet files.",
+)
+@click.option("--replace", is_flag=True, help="Replace --to if it exists.")
+@json_option("ANONSQL_EXPORT_JSON", "Print what was written as JSON.")
+@handle_errors
+def export(
+    spec: Path | None,
+    database: str | None,
+    engine_name: str,
+    output: str | None,
+    to: Path,
+    export_format: str,
+    replace: bool,
+    as_json: bool,
+) -> None:
+    """Write a published release, alone, to a new DuckDB file or Parquet folder: the relation
+    analysts read (as a table), its classes, certificate and metrics, and its layout's public
+    companions; never the source or the private schema. The way to hand a DuckDB release to
+    analysts: the database file also holds the source."""
+    from anonsql import api
+
+    with contextlib.ExitStack() as stack:
+        engine, relation = open_release(stack, "export", spec, database, engine_name, output)
+        found = api.export(engine, relation, to, format=export_format, replace=replace)
+    if as_json:
+        emit_json(found.summary())
+        return
+    table = _table(f"exported {found.output} to {found.path}")
+    table.add_column("relation")
+    table.add_column("rows", justify="right")
+    for written in found.relations:
+        table.add_row(written.written_as, str(written.rows))
+    out().print(table)
 
 
 @main.command()
@@ -676,6 +762,8 @@ def report(
 @handle_errors
 def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     """Drop working schemas left behind by killed runs (runs still running are left alone)."""
+    from anonsql import api
+
     if spec is not None:
         engine = api.open_engine(api.as_spec(spec))
     elif database:
@@ -702,7 +790,7 @@ def cleanup(spec: Path | None, database: str | None, engine_name: str) -> None:
     "--out",
     "-o",
     "path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathArg(dir_okay=False),
     help="Write the spec to this file (default: print it on stdout).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
@@ -726,12 +814,16 @@ def init(
     exposure (a column that would expose rows becomes a quasi-identifier or is left out),
     hierarchies chosen from the data, a model for each sensitive column, the person column;
     then run the spec into scratch schemas (dropped) and say whether it passes."""
+    import pathlib
+
+    from anonsql import api
+
     if path is not None and path.exists() and not force:
         raise SpecError("--out", f"{path} exists", "give another file, or --force to overwrite")
     with api.connect_database(engine_name, database, must_exist=True) as engine:
         written_db = database
         if engine.database_is_path and path is not None:
-            written_db = os.path.relpath(Path(database).resolve(), path.resolve().parent)
+            written_db = os.path.relpath(pathlib.Path(database).resolve(), path.resolve().parent)
         found = api.init(
             engine, table, engine_name=engine_name, database=written_db, check=not no_check
         )
@@ -764,6 +856,10 @@ def init(
 @handle_errors
 def demo(database: str, k: int) -> None:
     """Anonymize the shipped Adult sample in embedded DuckDB and show the result."""
+    from anonsql import api
+    from anonsql.demo import ADULT_QIDS, adult_spec
+    from anonsql.samples import load_adult
+
     with api.connect_database("duckdb", database) as engine:
         with progress_bar() as progress:
             progress("loading the Adult sample")
@@ -781,7 +877,7 @@ def demo(database: str, k: int) -> None:
 
 
 @main.command()
-@click.argument("name", type=click.Choice(list(SAMPLES)))
+@click.argument("name", type=SampleName())
 @click.option("--database", required=True, help="DuckDB file to load the sample into.")
 @click.option(
     "--table",
@@ -797,6 +893,11 @@ def demo(database: str, k: int) -> None:
 @handle_errors
 def sample(name: str, database: str, table: str | None, schema: str) -> None:
     """Load a data sample shipped with anonsql into a DuckDB database."""
+    from anonsql import api
+    from anonsql.samples import MULTI_TABLE_SAMPLES, load_sample, load_sample_tables
+    from anonsql.spec.relations import parse_relation
+    from anonsql.sql import TableName
+
     if name in MULTI_TABLE_SAMPLES:
         if table is not None:
             raise SpecError(
@@ -827,6 +928,9 @@ def open_release(
 ) -> tuple[Engine, str | TableName]:
     """The engine and relation of a published release: SPEC's output, or --database and
     --output (a database file must exist: nothing is created)."""
+    from anonsql import api
+    from anonsql.sql import TableName
+
     if spec is not None:
         s = api.as_spec(spec)
         engine = stack.enter_context(api.open_engine(s))

@@ -30,10 +30,12 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from anonsql.engines.base import Engine
 from anonsql.errors import InterruptedRun
+
+if TYPE_CHECKING:
+    from anonsql.engines.base import Engine
 
 #: The signals a run handles.
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -70,7 +72,11 @@ class Interrupts:
         if self._deferring:
             self._pending = True
             return
-        if Engine.interrupt_running():
+        # the engines load with the first command that opens a database (`anonsql --version`
+        # loads none): until then no statement runs
+        engines = sys.modules.get("anonsql.engines.base")
+        engine: type[Engine] | None = getattr(engines, "Engine", None)
+        if engine is not None and engine.interrupt_running():
             return  # the engine raises KeyboardInterrupt when its statement ends
         raise KeyboardInterrupt
 

@@ -1,6 +1,7 @@
 """The read side of a published release: the one reader of what it holds (``check``,
 ``metrics``, reports and dbt read it through :func:`read_release`) and its status against the
-source now (:func:`release_status`)."""
+source now (:func:`release_status`); :mod:`anonsql.release.export` writes it, alone, to a new
+DuckDB file or Parquet folder."""
 
 from anonsql.release.reader import (
     PublishedRelease,

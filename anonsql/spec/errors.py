@@ -8,6 +8,7 @@ their errors all go through :func:`spec_error`, so each names the key path, the 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,7 +53,8 @@ def spec_error(
     :func:`option_error`); ``known_keys(loc)`` lists the keys allowed beside an unknown one, for
     a did-you-mean suggestion.
     """
-    first = err.errors()[0]
+    errors = err.errors()
+    first = errors[0]
     loc = tuple(first["loc"])
     where = ".".join(str(p) for p in loc) or empty
     key = f"{prefix}.{where}" if prefix else where
@@ -62,4 +64,19 @@ def spec_error(
         hint = fix or FIXES.get(first["type"], DEFAULT_FIX)
     if first["type"] == "extra_forbidden" and known_keys is not None:
         hint = suggestion(str(loc[-1]), known_keys(loc)) or hint
+    if first["type"] == "missing" and loc:
+        hint = _misspelled(loc, errors) or hint
     return SpecError(key, first["msg"], hint, source=source)
+
+
+def _misspelled(missing: tuple[Any, ...], errors: Sequence[Any]) -> str | None:
+    """``did you mean privacy? (found privcy)`` when a required key is missing and an unknown
+    key beside it is close to its name (the key was misspelled: pydantic reports it missing
+    first, and the unknown key after it)."""
+    unknown = [
+        str(e["loc"][-1])
+        for e in errors
+        if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == missing[:-1]
+    ]
+    close = difflib.get_close_matches(str(missing[-1]), unknown, n=1)
+    return f"did you mean {missing[-1]}? (found {close[0]})" if close else None
