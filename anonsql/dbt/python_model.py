@@ -132,9 +132,11 @@ def model_spec(
     config: Mapping[str, Any] | None,
     source: TableName,
     this: TableName,
+    materialize: str | None = "table",
 ) -> dict[str, Any]:
     """The anonsql spec of a dbt model: its ``anonsql`` config, the source dbt resolved, and
-    an output that defaults to ``<model schema>_anonsql.<model name>`` as a table."""
+    an output that defaults to ``<model schema>_anonsql.<model name>``, as ``materialize``
+    (a table for the Python model, which copies it; anonsql's default when None)."""
     if not isinstance(config, Mapping):
         raise SpecError(
             f"config.{CONFIG_KEY}",
@@ -156,12 +158,10 @@ def model_spec(
     if not isinstance(output, Mapping):
         raise SpecError(_key("output"), "not a mapping", "write output: {schema: ..., name: ...}")
     assert this.schema is not None
-    release = {
-        "schema": this.schema + RELEASE_SCHEMA_SUFFIX,
-        "name": this.name,
-        "materialize": "table",
-        **output,
-    }
+    release: dict[str, Any] = {"schema": this.schema + RELEASE_SCHEMA_SUFFIX, "name": this.name}
+    if materialize is not None:
+        release["materialize"] = materialize
+    release.update(output)
     if TableName(str(release["name"]), str(release["schema"])) == this:
         raise SpecError(
             _key("output"),
