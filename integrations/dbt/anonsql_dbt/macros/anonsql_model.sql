@@ -13,9 +13,36 @@
   dbt-duckdb Python model's), replaced at each build.
 #}
 {% macro release(parent) -%}
-{#- `parent` is there for dbt's graph (the ref()/source() call registers the edge) -#}
-{{ anonsql_dbt.release_marker() }} SELECT * FROM {{ anonsql_dbt.release_relation() }}
+{#- `parent` is there for dbt's graph (the ref()/source() call registers the edge), and read
+    only by an --empty build of a model without a release yet (dbt renders it as a subquery
+    of no rows): then the spec's published columns, quasi-identifiers as text, as anonsql
+    publishes them -#}
+{%- set relation = anonsql_dbt.release_relation() -%}
+{%- if anonsql_dbt.empty_build() and execute and parent is not none
+      and anonsql_dbt.release_certificate(relation) is none -%}
+{%- set published = [] -%}
+{%- set declared = (config.get('anonsql') or {}).get('columns') or {} -%}
+{#- in the source's order, as anonsql publishes them (the relation itself, not dbt's empty subquery) -#}
+{%- set table = api.Relation.create(database=parent.database, schema=parent.schema, identifier=parent.identifier) -%}
+{%- for name in adapter.get_columns_in_relation(table) | map(attribute='name') if name in declared -%}
+  {%- set column = declared[name] -%}
+  {%- set role = column.get('role') if column is mapping else none -%}
+  {%- if role == 'quasi_identifier' -%}
+    {%- do published.append('CAST(' ~ anonsql_dbt.ident(name) ~ ' AS ' ~ dbt.type_string() ~ ') AS ' ~ anonsql_dbt.ident(name)) -%}
+  {%- elif role != 'identifier' -%}
+    {%- do published.append(anonsql_dbt.ident(name)) -%}
+  {%- endif -%}
+{%- endfor -%}
+{{ anonsql_dbt.release_marker() }} SELECT {{ published | join(', ') if published else '*' }} FROM {{ parent }} WHERE 1 = 0
+{%- else -%}
+{{ anonsql_dbt.release_marker() }} SELECT * FROM {{ relation }}
 {%- if anonsql_dbt.empty_build() %} WHERE 1 = 0{% endif %}
+{%- endif -%}
+{%- endmacro %}
+
+{% macro release_certificate(release) -%}
+  {{ return(adapter.get_relation(database=release.database, schema=release.schema,
+        identifier=anonsql_dbt.companion_identifier(release.identifier, 'certificate'))) }}
 {%- endmacro %}
 
 {% macro release_marker() -%}
@@ -71,13 +98,9 @@
     {{ exceptions.raise_compiler_error("anonsql_dbt: the model " ~ this.identifier ~ " is materialized as anonsql but its SQL is not anonsql_dbt.release(...). Fix: write the model as {{ anonsql_dbt.release(ref('<the table to anonymize>')) }}") }}
   {%- endif -%}
   {%- set release = anonsql_dbt.release_relation() -%}
-  {%- set certificate = adapter.get_relation(database=release.database, schema=release.schema,
-        identifier=anonsql_dbt.companion_identifier(release.identifier, 'certificate')) -%}
+  {%- set certificate = anonsql_dbt.release_certificate(release) -%}
   {%- set empty = anonsql_dbt.empty_build() -%}
-  {%- if certificate is none and empty -%}
-    {%- do store_raw_result('main', message='anonsql: --empty and no release at ' ~ release ~ ' yet: nothing published, the model is not built', code='anonsql', rows_affected=0) -%}
-    {{ return({'relations': []}) }}
-  {%- elif certificate is none -%}
+  {%- if certificate is none and not empty -%}
     {{ exceptions.raise_compiler_error("anonsql_dbt: no release of " ~ this.identifier ~ " at " ~ release ~ ": anonsql publishes it before dbt builds the model. Fix: build with `anonsql dbt build` (it publishes every anonsql model, then runs dbt build)") }}
   {%- endif -%}
   {#- a table holding the rows of the release's current certified version, swapped in as dbt's
@@ -91,7 +114,9 @@
   {{ run_hooks(pre_hooks, inside_transaction=False) }}
   {{ run_hooks(pre_hooks, inside_transaction=True) }}
   {% call statement('main') -%}
-    {{ get_create_table_as_sql(False, intermediate, anonsql_dbt.release(none)) }}
+    {#- the release, never the model's own SQL; but for an --empty build without a release,
+        the compiled SQL: no rows, the spec's published columns -#}
+    {{ get_create_table_as_sql(False, intermediate, sql if certificate is none else anonsql_dbt.release(none)) }}
   {%- endcall %}
   {%- if existing is not none -%}
     {{ adapter.rename_relation(existing, backup) }}
@@ -101,7 +126,9 @@
   {{ adapter.commit() }}
   {{ drop_relation_if_exists(backup) }}
   {{ run_hooks(post_hooks, inside_transaction=False) }}
-  {%- if empty -%}
+  {%- if empty and certificate is none -%}
+    {%- do store_raw_result('main', message='anonsql: --empty and no release at ' ~ release ~ ' yet: nothing published; built empty with the spec\'s published columns', code='anonsql', rows_affected=0) -%}
+  {%- elif empty -%}
     {%- do store_raw_result('main', message='anonsql: --empty: nothing published; an empty table like ' ~ release, code='anonsql', rows_affected=0) -%}
   {%- else -%}
     {%- set counted = run_query('SELECT published_rows FROM ' ~ certificate) -%}
