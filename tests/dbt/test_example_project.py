@@ -113,6 +113,17 @@ def check_lineage_and_findings(run: DbtRun, engine: Engine, release: TableName) 
     manifest = run.manifest()
     assert manifest["parent_map"][MODEL] == [SEED]
     assert MODEL in manifest["child_map"][SEED]
+    # dbt docs show the companions (sources) and the package's docs blocks on the columns
+    companions = {
+        s["name"]: s["description"]
+        for s in manifest["sources"].values()
+        if s["source_name"] == "patients_anon_release"
+    }
+    assert sorted(companions) == RELEASE_SCHEMA[1:]
+    assert "`anonsql status`" in companions["patients_anon__certificate"]
+    described = manifest["nodes"][MODEL]["columns"]
+    assert described["age"]["description"].startswith("Generalized by anonsql (a numeric")
+    assert "hierarchy" in described["sex"]["description"]
     certificate = engine.query_arrow(
         "select_all", relation=release.with_name(release.name + "__certificate")
     ).to_pylist()[0]
