@@ -290,7 +290,9 @@ def dbt_build(dbt_args: tuple[str, ...]) -> None:
     one command, the same on dbt-duckdb and dbt-postgres. Exits with dbt's code."""
     from anonsql.dbt.build import build
 
-    code = build(dbt_args, echo=lambda line: err().print(line, highlight=False, markup=False))
+    code = build(
+        dbt_args, echo=lambda line: err().print(line, highlight=False, markup=False, soft_wrap=True)
+    )
     sys.exit(code)
 
 

@@ -13,8 +13,9 @@ parsed manifest:
 2. anonsql publishes each selected anonsql model's release by the normal path (certified
    versions, ``<model schema>_anonsql.<model>`` unless ``output`` says otherwise) on the
    connection of the project's profile (:func:`anonsql.dbt.project.load_target`);
-3. ``dbt build`` of the rest of the selection: the anonsql models (a view on their release,
-   whose log line carries the certificate's findings) and everything downstream.
+3. ``dbt build`` of the rest of the selection: the anonsql models (a table of their release's
+   certified rows, whose log line carries the certificate's findings) and everything
+   downstream.
 
 ``run_results.json`` then holds the results of steps 1 and 3 together. With ``--empty`` dbt
 reads no rows, so nothing is published (one line says so), and the package's ``certified``
@@ -44,7 +45,9 @@ RELEASE_TESTS = ("certified", "attacks")
 #: dbt options that change what the project parses to or where it connects: given to every
 #: step. ``--x=value`` is accepted as well.
 _PROJECT_OPTIONS = ("--project-dir", "--profiles-dir", "--profile", "--target", "-t", "--vars")
-#: Selection options (each takes one or more values): the user's, for steps 1 and 3.
+#: Selection options (each takes one or more values): the user's, listed (``dbt ls``) to
+#: choose the models and step 1's nodes, and given to step 3 with step 1's nodes excluded
+#: (with ``--selector`` dbt ignores ``--exclude``: step 3 then builds step 1's nodes again).
 _SELECT_OPTIONS = ("--select", "-s", "--models", "-m", "--exclude", "--selector")
 
 
@@ -152,7 +155,8 @@ def selected(manifest: Any, args: BuildArgs) -> set[str]:
     if not args.select:
         return set(manifest.nodes)
     listing = ["ls", *args.project, *args.select, "--output", "json"]
-    listing += ["--output-keys", "unique_id", "--quiet"]
+    # dbt prints a listing even with --quiet; its result is what is wanted here
+    listing += ["--output-keys", "unique_id", "--log-level", "none"]
     result = _invoke(manifest, listing)
     if not result.success:
         raise SpecError("--select", "dbt could not list the selection", "check it with dbt ls")
