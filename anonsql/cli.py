@@ -291,6 +291,25 @@ def main(verbose: int, log_level: str) -> None:
     configure_logging("debug" if verbose else log_level, err)
 
 
+@main.group("dbt")
+def dbt_group() -> None:
+    """dbt projects with anonsql models (needs anonsql[dbt]); see docs/dbt.md."""
+
+
+@dbt_group.command("build", context_settings={"ignore_unknown_options": True})
+@click.argument("dbt_args", nargs=-1, type=click.UNPROCESSED)
+@handle_errors
+def dbt_build(dbt_args: tuple[str, ...]) -> None:
+    """Publish the release of every anonsql model DBT_ARGS select, then `dbt build DBT_ARGS`:
+    one command, the same on dbt-duckdb and dbt-postgres. Exits with dbt's code."""
+    from anonsql.dbt.build import build
+
+    code = build(
+        dbt_args, echo=lambda line: err().print(line, highlight=False, markup=False, soft_wrap=True)
+    )
+    sys.exit(code)
+
+
 @main.command()
 @click.argument("spec", type=PathArg(dir_okay=False))
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")

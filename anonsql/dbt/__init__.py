@@ -2,13 +2,16 @@
 
 * :func:`model`: a dbt-duckdb Python model that anonymizes its ``ref()``/``source()`` and
   publishes through anonsql on dbt's connection (:mod:`anonsql.dbt.python_model`);
-* :func:`run_in_project`: ``anonsql run SPEC --dbt-project DIR``, for adapters without Python
-  models: names from the project's manifest, the connection from its profile
+* :mod:`anonsql.dbt.build`: ``anonsql dbt build``, anonsql models published then built by dbt
+  on every adapter;
+* :func:`run_in_project`: ``anonsql run SPEC --dbt-project DIR``, a spec file run beside a
+  project: names from the project's manifest, the connection from its profile
   (:mod:`anonsql.dbt.project`);
 * the dbt package of privacy tests (``integrations/dbt/anonsql_dbt``), generated from the
   privacy templates by :mod:`anonsql.dbt.generate`.
 
-dbt itself is imported only by :func:`run_in_project` (the ``anonsql[dbt]`` extra).
+dbt itself (the ``anonsql[dbt]`` extra) is imported only by :func:`run_in_project`,
+:mod:`anonsql.dbt.build`, and by the Python model inside dbt's own process.
 """
 
 from __future__ import annotations

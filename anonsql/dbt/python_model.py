@@ -23,6 +23,7 @@ seed give the same rows) and replaces the table.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -34,6 +35,8 @@ from sqlglot import exp
 from anonsql import api
 from anonsql.engines import DuckDBEngine
 from anonsql.errors import SpecError
+from anonsql.measure.exposure import linked_exposure
+from anonsql.report import RunResult
 from anonsql.spec.relations import parse_relation
 from anonsql.sql import TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
@@ -116,6 +119,46 @@ def relation_name(relation: Any, current_database: str) -> TableName:
     return TableName(name, schema or None)
 
 
+def empty_build() -> bool:
+    """Whether dbt runs ``build --empty``. dbt 1.11 does not limit a Python model's refs then;
+    dbt-duckdb runs the model in dbt's own process, so dbt's invocation flags tell."""
+    try:
+        from dbt.flags import get_flags
+    except ImportError:
+        return False
+    flags: Any = get_flags()  # type: ignore[no-untyped-call]  # dbt's, untyped
+    return getattr(flags, "EMPTY", False) is True
+
+
+def empty_source(relation: Any) -> TableName | None:
+    """The table read by what ``dbt.ref()``/``dbt.source()`` returned under ``dbt build
+    --empty`` (dbt wraps it as ``(SELECT * FROM t WHERE FALSE LIMIT 0) AS _dbt_limit_subq_t``),
+    else None."""
+    if not isinstance(relation, duckdb.DuckDBPyRelation):
+        return None
+    try:
+        query = sqlglot.parse_one(relation.sql_query(), read=TEMPLATE_DIALECT)
+    except sqlglot.errors.SqlglotError:
+        return None
+    if not isinstance(query, exp.Select):
+        return None
+    source = query.args.get("from_") or query.args.get("from")
+    inner = source.this if source is not None else None
+    if not isinstance(inner, exp.Subquery) or not isinstance(inner.this, exp.Select):
+        return None
+    select = inner.this
+    limit, where = select.args.get("limit"), select.args.get("where")
+    if limit is None or where is None or limit.expression.sql() != "0":
+        return None
+    if not isinstance(where.this, exp.Boolean) or where.this.this:
+        return None
+    unlimited = select.copy()
+    unlimited.set("limit", None)
+    unlimited.set("where", None)
+    table = _plain_table(unlimited)
+    return TableName(table.name, table.db or None) if table is not None else None
+
+
 def _plain_table(query: object) -> exp.Table | None:
     if not isinstance(query, exp.Select) or len(query.expressions) != 1:
         return None
@@ -132,9 +175,11 @@ def model_spec(
     config: Mapping[str, Any] | None,
     source: TableName,
     this: TableName,
+    materialize: str | None = "table",
 ) -> dict[str, Any]:
     """The anonsql spec of a dbt model: its ``anonsql`` config, the source dbt resolved, and
-    an output that defaults to ``<model schema>_anonsql.<model name>`` as a table."""
+    an output that defaults to ``<model schema>_anonsql.<model name>``, as ``materialize``
+    (a table for the Python model, which copies it; anonsql's default when None)."""
     if not isinstance(config, Mapping):
         raise SpecError(
             f"config.{CONFIG_KEY}",
@@ -156,12 +201,10 @@ def model_spec(
     if not isinstance(output, Mapping):
         raise SpecError(_key("output"), "not a mapping", "write output: {schema: ..., name: ...}")
     assert this.schema is not None
-    release = {
-        "schema": this.schema + RELEASE_SCHEMA_SUFFIX,
-        "name": this.name,
-        "materialize": "table",
-        **output,
-    }
+    release: dict[str, Any] = {"schema": this.schema + RELEASE_SCHEMA_SUFFIX, "name": this.name}
+    if materialize is not None:
+        release["materialize"] = materialize
+    release.update(output)
     if TableName(str(release["name"]), str(release["schema"])) == this:
         raise SpecError(
             _key("output"),
@@ -200,8 +243,64 @@ def model(
             "build anonymized models in the database dbt connects to",
         )
     target = TableName(str(this.identifier), str(this.schema))
+    empty = empty_source(source)
+    if empty is not None or empty_build():
+        table = empty or relation_name(source, current)
+        return _empty_model(connection, engine, model_spec(spec, table, target), table)
     declared = model_spec(spec, relation_name(source, current), target)
     result = api.run(declared, engine=engine)
+    log.warning("%s: %s", result.names.main, findings(result))
     for warning in result.warnings():
         log.warning("%s: %s", result.names.main, warning)
     return connection.sql(engine.sql.render("select_all", relation=result.names.main))
+
+
+def findings(result: RunResult) -> str:
+    """A release's certificate in one line, as the ``anonsql`` materialization's log line
+    (``anonsql_dbt.findings``) writes it: verdict and models, NCP, suppression, the columns
+    whose exposure the spec acknowledged."""
+    c = result.certificate
+    shown = []
+    for entry in json.loads(c.get("models") or "[]"):
+        for name, parameters in entry.items():
+            args = ", ".join(f"{k}={v}" for k, v in sorted((parameters or {}).items()))
+            shown.append(f"{name}({args})")
+    acknowledged = sorted(a.column for a in linked_exposure(c).acknowledged)
+    verdict = "verified" if c["verified"] else "NOT VERIFIED"
+    return (
+        f"anonsql: {verdict} {', '.join(shown)}; NCP {float(c['ncp_percent']):.2f} %; "
+        f"suppressed {c['suppressed_rows']} of {c['source_rows']} rows; exposure "
+        f"acknowledged: {', '.join(acknowledged) or 'none'}"
+    )
+
+
+def _empty_model(
+    connection: duckdb.DuckDBPyConnection,
+    engine: DuckDBEngine,
+    spec: Mapping[str, Any],
+    source: TableName,
+) -> duckdb.DuckDBPyRelation:
+    """``dbt build --empty``: nothing published; the model gets the columns of its release,
+    no rows (without a release yet: the spec's published columns, quasi-identifiers as text,
+    as anonsql publishes them)."""
+    output = spec["output"]
+    release = TableName(str(output["name"]), str(output["schema"]))
+    log.warning("%s: dbt --empty reads no rows: nothing published", release)
+    if engine.columns(release) is not None:
+        return connection.sql(engine.sql.render("select_all", relation=release)).limit(0)
+    declared = spec.get("columns") or {}
+    published = []
+    # in the source's order, as anonsql publishes them
+    for name in [c.name for c in engine.columns(source) or [] if c.name in declared]:
+        column = declared[name]
+        role = column.get("role") if isinstance(column, Mapping) else None
+        if role == "identifier":
+            continue
+        # an expression object, never SQL text: the name is taken as it is
+        expression = duckdb.ColumnExpression(str(name))
+        qid = role == "quasi_identifier"
+        published.append(
+            expression.cast(duckdb.sqltypes.VARCHAR).alias(str(name)) if qid else expression
+        )
+    empty = connection.sql(engine.sql.render("select_all", relation=source)).limit(0)
+    return empty.select(*published) if published else empty

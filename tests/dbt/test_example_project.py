@@ -1,5 +1,6 @@
-"""The example dbt project (examples/dbt), built for real: `dbt build` on DuckDB (the Python
-model), and `anonsql run --dbt-project` then `dbt build` on the test PostgreSQL server."""
+"""The example dbt project (examples/dbt), built for real with the one command
+`anonsql dbt build` on DuckDB and on the test PostgreSQL server: the same project, the same
+lineage (raw seed -> anonymized model in dbt's manifest), the same release semantics."""
 
 from __future__ import annotations
 
@@ -84,15 +85,73 @@ def assert_stale_like_status(run: DbtRun, engine: Engine, release: TableName, te
     assert "stale: the source changed since the release was certified" in run.output
 
 
+def cli(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "anonsql", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def anonsql_build(project: Path, *args: str, env: dict[str, str] | None = None) -> DbtRun:
+    """`anonsql dbt build ARGS` in the example, as its README says."""
+    done = cli("dbt", "build", "--profiles-dir", ".", *args, cwd=project, env=env or dbt_env())
+    run = DbtRun(done.returncode, done.stdout + done.stderr, project)
+    assert done.returncode == 0, run.output[-6000:]
+    return run
+
+
+MODEL, SEED = "model.anonsql_example.patients_anon", "seed.anonsql_example.patients"
+FINDINGS = "anonsql: verified k_anonymity(k=5), distinct_l_diversity(column=occupation, l=2); NCP "
+
+
+def check_lineage_and_findings(run: DbtRun, engine: Engine, release: TableName) -> None:
+    """The raw seed is the anonymized model's one parent in dbt's graph; the model's log line
+    and its run result carry the certificate's findings (verdict, models, NCP, suppression,
+    acknowledged exposure), as `anonsql run` measured them."""
+    manifest = run.manifest()
+    assert manifest["parent_map"][MODEL] == [SEED]
+    assert MODEL in manifest["child_map"][SEED]
+    # dbt docs show the companions (sources) and the package's docs blocks on the columns
+    companions = {
+        s["name"]: s["description"]
+        for s in manifest["sources"].values()
+        if s["source_name"] == "patients_anon_release"
+    }
+    assert sorted(companions) == RELEASE_SCHEMA[1:]
+    assert "`anonsql status`" in companions["patients_anon__certificate"]
+    described = manifest["nodes"][MODEL]["columns"]
+    assert described["age"]["description"].startswith("Generalized by anonsql (a numeric")
+    assert "hierarchy" in described["sex"]["description"]
+    certificate = engine.query_arrow(
+        "select_all", relation=release.with_name(release.name + "__certificate")
+    ).to_pylist()[0]
+    line = (
+        f"{FINDINGS}{certificate['ncp_percent']:.2f} %; suppressed "
+        f"{certificate['suppressed_rows']} of {certificate['source_rows']} rows; "
+        "exposure acknowledged: hours_per_week, occupation"
+    )
+    result = run.results()[MODEL]
+    assert result["status"] == "success" and result["message"] == line
+    assert result["adapter_response"]["rows_affected"] == certificate["published_rows"]
+    assert line in run.output  # dbt's log line of the model
+    # the wrapper's own lines: the warnings of `anonsql run` in full
+    assert "anonsql: patients_anon: occupation (acknowledged, sensitive): gives" in run.output
+
+
 def test_example_builds_on_duckdb(tmp_path: Path) -> None:
     require_dbt()
     project = copy_example(tmp_path)
     dbt(project, "deps")
-    first = dbt(project, "build")
+    first = anonsql_build(project)
     database = project / "anonsql_example.duckdb"
     model, release = TableName("patients_anon", "main"), TableName("patients_anon", "main_anonsql")
     with DuckDBEngine(database) as engine:
         check_build(first, engine, TableName("patients", "main"), "patients_anon")
+        check_lineage_and_findings(first, engine, release)
         assert api.check_output(engine, release).holds
         assert not api.status(engine, release).stale
         assert api.check(engine, model, QIDS, [{"k_anonymity": {"k": 5}}]).holds
@@ -100,25 +159,19 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
             "select_all", relation=release.with_name("patients_anon__certificate")
         ).to_pylist()[0]
         assert certificate["verified"] and certificate["source"] == "main.patients"
-        # private by construction: the analysts' schema holds the raw seed and the model only,
-        # and the model no identifier; the release's schema holds no companion with original
-        # values (those are in the private schema)
+        # private by construction: the analysts' schema holds the raw seed and the model (a
+        # copy of the release's certified rows) only, and the model no identifier; the
+        # release's schema holds no companion with original values (the private schema does)
         assert public_relations(engine, "main") == ["patients", "patients_anon"]
-        assert public_relations(engine, "main_anonsql") == [
-            "patients_anon",
-            "patients_anon__certificate",
-            "patients_anon__classes",
-            "patients_anon__metrics",
-        ]
+        assert public_relations(engine, "main_anonsql") == RELEASE_SCHEMA
         assert "patients_anon__recoding" in public_relations(engine, "main_anonsql_private")
         columns = [c.name for c in engine.columns(model) or []]
         assert "patient_id" not in columns and set(QIDS) <= set(columns)
         rows = sorted(engine.query("select_all", relation=model), key=repr)
+        assert rows == sorted(engine.query("select_all", relation=release), key=repr)
         layout = relations(engine, ("main", "main_anonsql", "main_anonsql_private"))
-    lineage = first.manifest()["nodes"]["model.anonsql_example.patients_anon"]["depends_on"]
-    assert lineage["nodes"] == ["seed.anonsql_example.patients"]
     # a second build republishes the same rows, and leaves nothing behind
-    second = dbt(project, "build")
+    second = anonsql_build(project)
     assert all(r["status"] in ("pass", "success", "warn") for r in second.results().values())
     with DuckDBEngine(database) as engine:
         assert sorted(engine.query("select_all", relation=model), key=repr) == rows
@@ -131,18 +184,15 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
         assert_stale_like_status(stale, engine, release, "patients_anon")
 
 
-def cli(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "anonsql", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+RELEASE_SCHEMA = [
+    "patients_anon",
+    "patients_anon__certificate",
+    "patients_anon__classes",
+    "patients_anon__metrics",
+]
 
 
-def test_example_builds_on_postgres_with_dbt_project(tmp_path: Path, pg_database: str) -> None:
+def test_example_builds_on_postgres_with_the_same_command(tmp_path: Path, pg_database: str) -> None:
     require_dbt()
     project = copy_example(tmp_path)
     parts = psycopg.conninfo.conninfo_to_dict(pg_database)
@@ -156,39 +206,21 @@ def test_example_builds_on_postgres_with_dbt_project(tmp_path: Path, pg_database
     )
     target = ("--target", "postgres")
     dbt(project, "deps", env=env)
-    dbt(project, "seed", *target, env=env)
     release = TableName("patients_anon", "analytics_anonsql")
-    for _ in range(2):  # the documented order, twice: idempotent
-        done = cli(
-            "run",
-            "anonsql/patients.yaml",
-            "--dbt-project",
-            ".",
-            *target,
-            "--profiles-dir",
-            ".",
-            cwd=project,
-            env=env,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        assert secret not in done.stdout + done.stderr
-        build = dbt(project, "build", *target, env=env)
+    for _ in range(2):  # the one documented command, twice: idempotent
+        build = anonsql_build(project, *target, env=env)
         assert secret not in build.output
         with PostgresEngine(pg_database) as engine:
             check_build(build, engine, TableName("patients", "analytics"), "patients_anon")
+            check_lineage_and_findings(build, engine, release)
             assert api.check_output(engine, release).holds
-            assert relations(engine, ("analytics",)) == [("analytics", "patients")]
+            assert public_relations(engine, "analytics") == ["patients", "patients_anon"]
             assert not api.status(engine, release).stale
             assert relations(engine, ()) == []  # no working schema left behind
-            assert [r[1] for r in relations(engine, ("analytics_anonsql",))] == [
-                "patients_anon",
-                "patients_anon__certificate",
-                "patients_anon__classes",
-                "patients_anon__metrics",
-            ]
+            assert public_relations(engine, "analytics_anonsql") == RELEASE_SCHEMA
     with PostgresEngine(pg_database) as engine:
         engine.execute("UPDATE analytics.patients SET age = age + 1 WHERE patient_id = 1")
-    stale = dbt(project, "test", *target, "--select", "source:anonsql_release", env=env, ok=False)
+    stale = dbt(project, "test", *target, "--select", "patients_anon", env=env, ok=False)
     assert stale.returncode == 1
     with PostgresEngine(pg_database) as engine:
         assert_stale_like_status(stale, engine, release, "patients_anon")
@@ -200,17 +232,11 @@ def test_dbt_project_refuses_a_password_written_in_profiles(tmp_path: Path) -> N
     profiles = (project / "profiles.yml").read_text()
     written = profiles.replace("\"{{ env_var('DBT_ENV_SECRET_PGPASSWORD', '') }}\"", "hunter2")
     (project / "profiles.yml").write_text(written)
+    dbt(project, "deps")
     done = cli(
-        "run",
-        "anonsql/patients.yaml",
-        "--dbt-project",
-        ".",
-        "--target",
-        "postgres",
-        "--profiles-dir",
-        ".",
-        cwd=project,
-        env=dbt_env(),
+        "dbt", "build", "--target", "postgres", "--profiles-dir", ".", cwd=project, env=dbt_env()
     )
     assert done.returncode == 2, done.stderr
     assert "env_var" in done.stderr and "hunter2" not in done.stdout + done.stderr
+    # refused before dbt built anything
+    assert not (project / "target" / "run_results.json").exists()
