@@ -146,6 +146,9 @@ def test_example_builds_on_duckdb(tmp_path: Path) -> None:
     require_dbt()
     project = copy_example(tmp_path)
     dbt(project, "deps")
+    # nothing in the example or the package is something dbt deprecates
+    parsed = dbt(project, "parse", "--show-all-deprecations")
+    assert "Deprecat" not in parsed.output, parsed.output[-3000:]
     first = anonsql_build(project)
     database = project / "anonsql_example.duckdb"
     model, release = TableName("patients_anon", "main"), TableName("patients_anon", "main_anonsql")
