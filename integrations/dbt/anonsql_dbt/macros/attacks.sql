@@ -31,6 +31,11 @@ SELECT 'empty build' AS problem WHERE 1 = 0
   {{ return(adapter.dispatch('attack_problems', 'anonsql_dbt')(model, release)) }}
 {%- endmacro %}
 
+{#- One problem row: `what`, as a literal (a FROM and a WHERE may follow). -#}
+{% macro attack_problem(what) -%}
+  {{ return("SELECT " ~ anonsql_dbt.lit(what) ~ " AS problem") }}
+{%- endmacro %}
+
 {#- A figure beats its bound only beyond this slack (anonsql.attacks.base.SLACK). -#}
 {% macro attack_slack() -%}
   {{ return(0.000000001) }}
@@ -54,14 +59,13 @@ SELECT {{ anonsql_dbt.lit('no anonsql certificate found for ' ~ model ~ (' (rele
 {%- if layout == 'record' -%}
   {%- set attacked = model -%}
 {%- else -%}
-  {%- set name = certificate.identifier[:-(anonsql_dbt.companion_identifier('', 'certificate') | length)] -%}
   {%- set attacked = api.Relation.create(database=certificate.database, schema=certificate.schema,
-        identifier=anonsql_dbt.companion_identifier(name, 'by_person')) -%}
+        identifier=anonsql_dbt.companion_identifier(anonsql_dbt.certified_release_identifier(certificate), 'by_person')) -%}
 {%- endif -%}
 {%- set present = adapter.get_columns_in_relation(attacked) | map(attribute='name') | list -%}
 {%- set problems = [] -%}
 {%- if results is none -%}
-  {%- do problems.append("SELECT " ~ anonsql_dbt.lit('the certificate records no attacks (certified before anonsql recorded them): re-run anonsql') ~ " AS problem") -%}
+  {%- do problems.append(anonsql_dbt.attack_problem('the certificate records no attacks (certified before anonsql recorded them): re-run anonsql')) -%}
 {%- else -%}
   {%- for r in results if r['bound'] is not none and r['worst'] is not none -%}
     {%- set on = ' on ' ~ r['attribute'] if r['attribute'] else '' -%}
@@ -72,17 +76,17 @@ SELECT {{ anonsql_dbt.lit('no anonsql certificate found for ' ~ model ~ (' (rele
     {%- endfor -%}
     {%- set limit = r['bound'] + anonsql_dbt.attack_slack() -%}
     {%- if missing -%}
-      {%- do problems.append("SELECT " ~ anonsql_dbt.lit(what ~ ': the relation no longer has the column(s) ' ~ missing | join(', ') ~ ' the attack reads') ~ " AS problem") -%}
+      {%- do problems.append(anonsql_dbt.attack_problem(what ~ ': the relation no longer has the column(s) ' ~ missing | join(', ') ~ ' the attack reads')) -%}
     {%- elif r['attack'] == 'singling_out' -%}
-      {%- do problems.append("SELECT " ~ anonsql_dbt.lit(what ~ ': a published combination isolates an individual') ~ " AS problem FROM (" ~ anonsql_dbt.attacks_groups(relation=attacked, known=r['knows'], counted=false) ~ ") AS g WHERE CAST(g.isolated AS " ~ anonsql_dbt.type_double() ~ ") / NULLIF(" ~ r['attacked'] ~ ", 0) > " ~ limit) -%}
+      {%- do problems.append(anonsql_dbt.attack_problem(what ~ ': a published combination isolates an individual') ~ " FROM (" ~ anonsql_dbt.attacks_groups(relation=attacked, known=r['knows'], counted=false) ~ ") AS g WHERE CAST(g.isolated AS " ~ anonsql_dbt.type_double() ~ ") / NULLIF(" ~ r['attacked'] ~ ", 0) > " ~ limit) -%}
     {%- elif r['attack'] == 'linkability' -%}
-      {%- do problems.append("SELECT " ~ anonsql_dbt.lit(what ~ ': a linking guess beats the bound ' ~ r['bound'] ~ ' (a group below k)') ~ " AS problem FROM (" ~ anonsql_dbt.attacks_groups(relation=attacked, known=r['knows'], counted=false) ~ ") AS g WHERE g.smallest > 0 AND 1.0 / CAST(g.smallest AS " ~ anonsql_dbt.type_double() ~ ") > " ~ limit) -%}
+      {%- do problems.append(anonsql_dbt.attack_problem(what ~ ': a linking guess beats the bound ' ~ r['bound'] ~ ' (a group below k)') ~ " FROM (" ~ anonsql_dbt.attacks_groups(relation=attacked, known=r['knows'], counted=false) ~ ") AS g WHERE g.smallest > 0 AND 1.0 / CAST(g.smallest AS " ~ anonsql_dbt.type_double() ~ ") > " ~ limit) -%}
     {%- elif r['attack'] == 'inference' -%}
-      {%- do problems.append("SELECT " ~ anonsql_dbt.lit(what ~ ': the confidence in a value beats the bound ' ~ r['bound']) ~ " AS problem FROM (" ~ anonsql_dbt.attacks_inference(relation=attacked, known=r['knows'], column=r['attribute'], counted=false) ~ ") AS i WHERE i.confidence > " ~ limit) -%}
+      {%- do problems.append(anonsql_dbt.attack_problem(what ~ ': the confidence in a value beats the bound ' ~ r['bound']) ~ " FROM (" ~ anonsql_dbt.attacks_inference(relation=attacked, known=r['knows'], column=r['attribute'], counted=false) ~ ") AS i WHERE i.confidence > " ~ limit) -%}
     {%- elif r['attack'] == 'linkage' and layout == 'record' -%}
       {%- do problems.append(anonsql_dbt.linkage_problem(certificate, attacked, r, what, limit)) -%}
     {%- else -%}
-      {%- do problems.append("SELECT " ~ anonsql_dbt.lit(what ~ ': the attacks test cannot re-run this attack; run `anonsql attack`') ~ " AS problem") -%}
+      {%- do problems.append(anonsql_dbt.attack_problem(what ~ ': the attacks test cannot re-run this attack; run `anonsql attack`')) -%}
     {%- endif -%}
   {%- endfor -%}
 {%- endif -%}
@@ -102,7 +106,7 @@ SELECT 'no attack with a bound' AS problem WHERE 1 = 0
 {% macro linkage_problem(certificate, attacked, result, what, limit) -%}
   {%- set source = anonsql_dbt.certified_private_relation(certificate, 'source') -%}
   {%- if source is none -%}
-    {{ return("SELECT " ~ anonsql_dbt.lit(what ~ ': the private source view is missing (re-run anonsql)') ~ " AS problem") }}
+    {{ return(anonsql_dbt.attack_problem(what ~ ': the private source view is missing (re-run anonsql)')) }}
   {%- endif -%}
   {#- a record release always writes both (its layout copies them), so they are not looked up:
       a missing one fails the test loudly instead of leaving quasi-identifiers out -#}
@@ -118,10 +122,10 @@ SELECT 'no attack with a bound' AS problem WHERE 1 = 0
   {%- endfor -%}
   {%- set matched = result['parameters'].get('matched') -%}
   {%- if matched is none -%}
-    {{ return("SELECT " ~ anonsql_dbt.lit(what ~ ': the certificate does not record the columns the attack matched (re-run anonsql)') ~ " AS problem") }}
+    {{ return(anonsql_dbt.attack_problem(what ~ ': the certificate does not record the columns the attack matched (re-run anonsql)')) }}
   {%- endif -%}
   {%- if qids | length == 0 -%}
     {{ return("SELECT 'no quasi-identifier to recover' AS problem WHERE 1 = 0") }}
   {%- endif -%}
-  {{ return("SELECT " ~ anonsql_dbt.lit(what ~ ': a generalized quasi-identifier is recovered through the published columns') ~ " AS problem FROM (SELECT MAX(recovered) AS recovered FROM (" ~ anonsql_dbt.linked_recovery(release=attacked, source=source, nodes=nodes, qids=qids, columns=matched, weighted=false) ~ ") AS per_qid) AS l WHERE CAST(COALESCE(l.recovered, 0) AS " ~ anonsql_dbt.type_double() ~ ") / NULLIF(" ~ result['attacked'] ~ ", 0) > " ~ limit) }}
+  {{ return(anonsql_dbt.attack_problem(what ~ ': a generalized quasi-identifier is recovered through the published columns') ~ " FROM (SELECT MAX(recovered) AS recovered FROM (" ~ anonsql_dbt.linked_recovery(release=attacked, source=source, nodes=nodes, qids=qids, columns=matched, weighted=false) ~ ") AS per_qid) AS l WHERE CAST(COALESCE(l.recovered, 0) AS " ~ anonsql_dbt.type_double() ~ ") / NULLIF(" ~ result['attacked'] ~ ", 0) > " ~ limit) }}
 {%- endmacro %}

@@ -49,6 +49,11 @@ SELECT 'empty build' AS problem WHERE 1 = 0
   {{ return(none) }}
 {%- endmacro %}
 
+{% macro certified_release_identifier(certificate) -%}
+  {#- The release's name, from its certificate's (<release>__certificate). -#}
+  {{ return(certificate.identifier[:-(anonsql_dbt.companion_identifier('', 'certificate') | length)]) }}
+{%- endmacro %}
+
 {% macro certified_private_relation(certificate, kind, must_exist=true) -%}
   {#- A private companion of the release (its source view, its versions), named from the
       certificate; with must_exist, none when the catalog does not list it. -#}
@@ -58,8 +63,7 @@ SELECT 'empty build' AS problem WHERE 1 = 0
   {%- else -%}
     {%- set private = rows.columns[0].values()[0] | string -%}
   {%- endif -%}
-  {%- set release = certificate.identifier[:-(anonsql_dbt.companion_identifier('', 'certificate') | length)] -%}
-  {%- set identifier = anonsql_dbt.companion_identifier(release, kind) -%}
+  {%- set identifier = anonsql_dbt.companion_identifier(anonsql_dbt.certified_release_identifier(certificate), kind) -%}
   {%- if must_exist -%}
     {{ return(adapter.get_relation(database=certificate.database, schema=private, identifier=identifier)) }}
   {%- endif -%}
