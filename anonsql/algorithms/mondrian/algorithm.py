@@ -24,10 +24,13 @@ partition's lowest common ancestor (with ``categorical_split: grouped``, childre
 their own are pooled into one part, which publishes their common ancestor). A split is allowed
 only if **every** part satisfies **every** privacy model: the right-hand part is checked just like
 the left, which is what the research implementation missed. Among allowed splits a partition
-takes (``split: loss``, the default) the one whose parts have the lowest NCP, or (``split:
-widest``) the dimension with the largest normalized width (numeric: range / attribute range;
-categorical: NCP of the lowest common ancestor), ties broken by the order of the columns in
-the spec; of the two numeric variants, the more balanced one (ties: ``x <= m``). With
+takes (``split: gain_ratio``) the one with the largest NCP reduction per bit of the split, or
+(``split: loss``) the one whose parts have the lowest NCP, or (``split: widest``) the dimension
+with the largest normalized width (numeric: range / attribute range; categorical: NCP of the
+lowest common ancestor), ties broken by the order of the columns in the spec; ``split: auto``
+(the default) partitions with ``gain_ratio`` and with ``widest`` and keeps the lower NCP when
+the rounds run in memory from the start (``split_choice`` says why); of the two numeric
+variants, the more balanced one (ties: ``x <= m``). With
 ``dependency_weight`` w > 1 (anonsql's FD-aware extension), the width of a quasi-identifier
 named by n of the spec's functional dependencies counts w^n times (BENCHMARKS.md: what it buys).
 
@@ -39,6 +42,7 @@ while the budget lasts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -60,9 +64,11 @@ from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
 from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.individuals import IndividualAggregates
 from anonsql.algorithms.mondrian.split_choice import (
+    ChooserRule,
     LossModel,
     SplitChooser,
     SplitRule,
+    parts_loss,
     ranges_rows,
 )
 from anonsql.algorithms.mondrian.splits import SplitPlanner
@@ -81,9 +87,11 @@ class MondrianOptions(Options):
     #: Python's memory stays bounded however large the table; all pending partitions are
     #: handled at once whenever they are fewer.
     max_partitions_per_round: int = Field(default=20_000, ge=1)
-    #: ``loss``: the allowed split whose parts lose the least information (NCP); ``widest``:
-    #: the paper's widest normalized range (see ``split_choice``).
-    split: SplitRule = "loss"
+    #: ``auto``: the better of ``gain_ratio`` and ``widest`` when the rounds run in memory, else
+    #: ``gain_ratio``; ``gain_ratio``: the largest loss reduction per bit of the split; ``loss``:
+    #: the allowed split whose parts lose the least information (NCP); ``widest``: the paper's
+    #: widest normalized range (see ``split_choice``).
+    split: SplitRule = "auto"
     #: FD-aware splits (anonsql's extension of Gorla 2019): when the split dimension is chosen,
     #: the normalized width of a quasi-identifier is multiplied by this weight once per
     #: functional dependency of the spec naming it, so partitions narrow dependency attributes
@@ -129,6 +137,19 @@ class Mondrian(Algorithm[MO]):
         return _MondrianRun(workspace, self.options, progress).run()
 
 
+@dataclass(frozen=True)
+class _Outcome:
+    """What one rule's partitioning leaves for writing back (``split: auto`` keeps the best)."""
+
+    chooser: SplitChooser
+    working: WorkingSet
+    parts: list[pa.Table]
+    partitions: int
+    next_pid: int
+    suppressed_rows: int
+    suppressed_parts: int
+
+
 #: The weight column of Mondrian's compressed working table (``mondrian/compress.sql``).
 _WEIGHT = "rows_n"
 
@@ -163,7 +184,13 @@ class _MondrianRun:
             categorical=[d.index for d in self.categorical],
             strict=self.strict,
         )
-        self.chooser = SplitChooser(options.split, LossModel(self.dims, self.arrays))
+        self.losses = LossModel(self.dims, self.arrays)
+        #: ``auto`` compares these rules' partitionings when the rounds run in memory from the
+        #: start, and otherwise applies the first
+        self.rules: tuple[ChooserRule, ...] = (
+            ("gain_ratio", "widest") if options.split == "auto" else (options.split,)
+        )
+        self.chooser = SplitChooser(self.rules[0], self.losses)
         self.sa_columns = [s.column for s in ws.sensitive]
         named = [c for fd in ws.functional_dependencies for c in fd.attributes]
         self.weights = np.array(
@@ -240,25 +267,10 @@ class _MondrianRun:
         )
         #: Where the rounds run: the engine's table, then (when few enough) memory.
         self.working: WorkingSet = self.sql
-        per_round: list[int] = []
-        rounds = in_memory = 0
-        while True:
-            before = e.stats.statements
-            lo, remaining = self.working.pending()
-            if lo is None:
-                break
-            if self.working is self.sql and remaining <= self.max_rows_in_memory:
-                self._hold_in_memory()
-            window = (lo, lo + self.window)
-            stats = self.working.stats(window)
-            self._round(stats, window, first=rounds == 0)
-            per_round.append(e.stats.statements - before)
-            rounds += 1
-            in_memory += isinstance(self.working, MemoryWorkingSet)
-            self.progress(
-                f"round {rounds}: {stats.num_rows} active partitions, "
-                f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
-            )
+        if len(self.rules) > 1:
+            per_round, rounds, in_memory = self._best_of_rules()
+        else:
+            per_round, rounds, in_memory = self._rounds()
         if self.parts:
             e.load_arrow(t["parts"], pa.concat_tables(self.parts, promote_options="permissive"))
         if isinstance(self.working, MemoryWorkingSet):
@@ -288,6 +300,75 @@ class _MondrianRun:
             statements_per_round=tuple(per_round),
             rows_weight=self.weight,
             rounds_in_memory=in_memory,
+        )
+
+    def _rounds(self) -> tuple[list[int], int, int]:
+        """Run rounds until no partition is pending: statements per round, rounds, rounds
+        in memory."""
+        e = self.engine
+        per_round: list[int] = []
+        rounds = in_memory = 0
+        while True:
+            before = e.stats.statements
+            lo, remaining = self.working.pending()
+            if lo is None:
+                break
+            if self.working is self.sql and remaining <= self.max_rows_in_memory:
+                self._hold_in_memory()
+            window = (lo, lo + self.window)
+            stats = self.working.stats(window)
+            self._round(stats, window, first=rounds == 0)
+            per_round.append(e.stats.statements - before)
+            rounds += 1
+            in_memory += isinstance(self.working, MemoryWorkingSet)
+            self.progress(
+                f"round {rounds}: {stats.num_rows} active partitions, "
+                f"{self.partitions} final, {self.suppressed_rows} rows suppressed"
+            )
+        return per_round, rounds, in_memory
+
+    def _best_of_rules(self) -> tuple[list[int], int, int]:
+        """``split: auto``: when the whole run fits in memory, partition once per rule from the
+        same rows and keep the partitioning with the lowest loss (ties: the first rule);
+        otherwise the first rule alone."""
+        _, remaining = self.working.pending()
+        if remaining > self.max_rows_in_memory:
+            return self._rounds()
+        self.max_rows_in_memory = 0  # decided here
+        rows = self.sql.read()
+        if not MemoryWorkingSet.can_hold(rows):
+            return self._rounds()
+        ancestors = {i: a.ancestors_by_depth() for i, a in self.arrays.items()}
+        best: tuple[float, _Outcome, tuple[list[int], int, int]] | None = None
+        for rule in self.rules:
+            self.chooser = SplitChooser(rule, self.losses)
+            self.working = MemoryWorkingSet(
+                rows, dims=self.dims, ancestors=ancestors, weight=self.weight
+            )
+            self.parts, self.partitions, self.next_pid = [], 0, 1
+            self.suppressed_pids, self.suppressed_rows, self.suppressed_parts = set(), 0, 0
+            self.progress(f"split rule {rule}")
+            counts = self._rounds()
+            loss = sum(parts_loss(p, self.losses) for p in self.parts)
+            self.progress(f"split rule {rule}: NCP times rows {loss:.6g}")
+            if best is None or loss < best[0]:
+                best = (loss, self._outcome(), counts)
+        assert best is not None
+        kept = best[1]
+        self.chooser, self.working, self.parts = kept.chooser, kept.working, kept.parts
+        self.partitions, self.next_pid = kept.partitions, kept.next_pid
+        self.suppressed_rows, self.suppressed_parts = kept.suppressed_rows, kept.suppressed_parts
+        return best[2]
+
+    def _outcome(self) -> _Outcome:
+        return _Outcome(
+            chooser=self.chooser,
+            working=self.working,
+            parts=self.parts,
+            partitions=self.partitions,
+            next_pid=self.next_pid,
+            suppressed_rows=self.suppressed_rows,
+            suppressed_parts=self.suppressed_parts,
         )
 
     def _hold_in_memory(self) -> None:

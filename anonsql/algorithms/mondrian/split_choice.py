@@ -9,6 +9,16 @@ Split rules (``MondrianOptions.split``):
   range on *every* dimension is known before splitting from per-bin minima and maxima
   (``mondrian/bin_ranges``), so the loss is the exact NCP the parts would publish if they split
   no further.
+* ``gain_ratio`` — the allowed split with the largest loss reduction per bit of the split: the
+  partition's loss minus its parts' loss, divided by the entropy (base 2) of the parts' sizes.
+  This is Quinlan's gain ratio (C4.5, 1993) with NCP in place of class entropy. The plain
+  ``loss`` rule is greedy for the immediate reduction, so it favours many-way categorical splits
+  that spend several halvings of the partition on one dimension at once; dividing by the bits
+  the split spends compares a ten-way split with 3.3 median splits. Ties: ``loss``, then widest.
+* ``auto`` (the default) — the run partitions with ``gain_ratio`` and with ``widest`` and keeps
+  the partitioning with the lower NCP when its rounds run in memory from the start (the working
+  rows, or their weighted distinct vectors, at most ``max_rows_in_memory``); otherwise
+  ``gain_ratio``. The mondrian algorithm handles it; a :class:`SplitChooser` applies one rule.
 
 Suppression that pays. A partition with no allowed split may still split if the parts that fail
 the models are suppressed (a suppressed row costs 1 per quasi-identifier). Such a split is taken
@@ -21,6 +31,7 @@ budget, the splits with the largest loss reduction per suppressed row go first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -35,7 +46,9 @@ from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.workspace import Dimension
 from anonsql.arrays import FloatArray, IntArray
 
-SplitRule = Literal["widest", "loss"]
+SplitRule = Literal["auto", "gain_ratio", "loss", "widest"]
+#: The rules one :class:`SplitChooser` applies (``auto`` picks among runs of these).
+ChooserRule = Literal["gain_ratio", "loss", "widest"]
 
 #: losses are sums of floats; a suppression must beat the loss it replaces by more than this
 _EPSILON = 1e-9
@@ -82,15 +95,17 @@ def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
 class SplitChooser:
     """Picks one split per partition from the evaluated candidates (see the module doc)."""
 
-    def __init__(self, rule: SplitRule, losses: LossModel) -> None:
+    def __init__(self, rule: ChooserRule, losses: LossModel) -> None:
         self.rule = rule
         self.losses = losses
 
     def needs_ranges(self, budget: int) -> bool:
         """Whether a round needs the per-bin ranges: for the loss rule, or to price suppression."""
-        return self.rule == "loss" or budget > 0
+        return self.rule != "widest" or budget > 0
 
-    def candidate_loss(self, table: Rows, assign: Rows, ranges: Rows) -> FloatArray:
+    def candidate_loss(
+        self, table: Rows, assign: Rows, ranges: Rows
+    ) -> tuple[FloatArray, FloatArray]:
         """Loss of each candidate split (aligned with ``table``; infinite where no bin of it has
         a range): kept parts' NCP times rows plus suppressed rows times the number of
         quasi-identifiers."""
@@ -125,7 +140,15 @@ class SplitChooser:
         cands = np.unique(part_owner)
         sums = col.kahan_sums(part_loss, col.lookup((part_owner,), (cands,)), cands.shape[0])
         loss[cands] = sums
-        return loss
+        # the split's own information (bits): the entropy of its parts' sizes, as C4.5's gain
+        # ratio divides by it
+        owner_of = col.lookup((part_owner,), (cands,))
+        totals = np.bincount(owner_of, weights=n, minlength=cands.shape[0])
+        share = n / totals[owner_of]
+        bits = np.bincount(owner_of, weights=-share * np.log2(share), minlength=cands.shape[0])
+        entropy = np.zeros(len(table))
+        entropy[cands] = bits
+        return loss, entropy
 
     def pick(
         self,
@@ -142,13 +165,25 @@ class SplitChooser:
         given).
         """
         if ranges is not None:
-            table = table.with_columns(loss=self.candidate_loss(table, assign, ranges))
+            loss, entropy = self.candidate_loss(table, assign, ranges)
+            table = table.with_columns(loss=loss, entropy=entropy)
         if parent_loss is not None:
             table = table.with_columns(parent_loss=parent_loss)
         valid = table.take(table["valid"].astype(bool))
         if self.rule == "loss":
             order = col.order_by(
                 valid["pid"], valid["loss"], -valid["width"], valid["dim"], -valid["balance"]
+            )
+        elif self.rule == "gain_ratio":
+            gain = valid["parent_loss"] - valid["loss"]
+            ratio = gain / np.maximum(valid["entropy"], _EPSILON)
+            order = col.order_by(
+                valid["pid"],
+                -ratio,
+                valid["loss"],
+                -valid["width"],
+                valid["dim"],
+                -valid["balance"],
             )
         else:
             order = col.order_by(valid["pid"], -valid["width"], valid["dim"], -valid["balance"])
@@ -179,4 +214,23 @@ class SplitChooser:
         return both, int(accepted["cost"].sum())
 
 
-__all__ = ["LossModel", "SplitChooser", "SplitRule", "ranges_rows"]
+def parts_loss(parts: pa.Table, losses: LossModel) -> float:
+    """NCP times rows of finished partitions (``parts_table`` rows), suppressed rows counting
+    one per quasi-identifier: the figure ``auto`` compares between runs."""
+    n = arrow.to_numpy(parts.column("n")).astype(np.float64)
+    total = np.zeros(parts.num_rows, dtype=np.float64)
+    for d in losses.dims:
+        if d.is_numeric:
+            if d.span > 0:
+                lo = arrow.to_float64(parts.column(f"lo{d.index}"))
+                hi = arrow.to_float64(parts.column(f"hi{d.index}"))
+                total += (hi - lo) / d.span
+        else:
+            node = arrow.to_numpy(parts.column(f"node{d.index}")).astype(np.int64)
+            total += losses.arrays[d.index].ncp_of(node)
+    suppressed = arrow.to_numpy(parts.column("suppressed")).astype(bool)
+    total = np.where(suppressed, float(len(losses.dims)), total)
+    return math.fsum((n * total).tolist())
+
+
+__all__ = ["ChooserRule", "LossModel", "SplitChooser", "SplitRule", "parts_loss", "ranges_rows"]

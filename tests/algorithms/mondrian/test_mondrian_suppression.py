@@ -99,7 +99,7 @@ def _release(
     frame=tables(),
     k=st.integers(2, 8),
     l=st.sampled_from([0, 2]),
-    split=st.sampled_from(["loss", "widest"]),
+    split=st.sampled_from(["auto", "gain_ratio", "loss", "widest"]),
     limit=st.sampled_from([0.02, 0.1, 0.3]),
 )
 def test_suppression_never_raises_ncp(
@@ -158,7 +158,7 @@ ADULT_HIERARCHIES = ROOT / "hierarchies" / "adult"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("split", ["loss", "widest"])
+@pytest.mark.parametrize("split", ["auto", "gain_ratio", "loss", "widest"])
 def test_ncp_never_rises_with_the_limit_on_adult(engine: Engine, split: str) -> None:
     adult = engine
     load_adult(adult)
