@@ -131,9 +131,10 @@ class Bound:
     Kinds: ``class_size`` (every class holds at least ``value`` individuals: rows, or persons
     for models that count persons), ``distinct_values`` (every class holds at least ``value``
     distinct values of ``column``), ``entropy`` (the entropy of ``column`` within every class is
-    at least ``log(value)``), ``fingerprint_bucket_size`` (1:M: every SA-fingerprint bucket holds
-    at least ``value`` persons), ``fingerprint_share`` (1:M: no fingerprint holds more than
-    ``1/value`` of a class's persons).
+    at least ``log(value)``), ``value_share`` (no value of ``column`` holds more than
+    ``1/value`` of a class's rows: frequency l-diversity), ``fingerprint_bucket_size`` (1:M:
+    every SA-fingerprint bucket holds at least ``value`` persons), ``fingerprint_share`` (1:M:
+    no fingerprint holds more than ``1/value`` of a class's persons).
 
     Identity-reserved kinds (individuals owning several records): ``reasoning_set_values``
     (every choice of one record per individual holds at least ``value`` distinct values of

@@ -37,8 +37,9 @@ class KMap(PrivacyModel[KMapParams]):
     (:attr:`PartStats.population`): an algorithm must generalize the population along with the
     sample to supply it. ``algorithm: full_domain`` does (it publishes the population generalized
     as the release, which :meth:`on_release` checks against:
-    :mod:`anonsql.algorithms.full_domain.population`); the others refuse the model, which serves
-    ``anonsql check`` on any relation.
+    :mod:`anonsql.algorithms.full_domain.population`), and ``algorithm: mondrian`` counts the
+    persons each part's published box matches (:mod:`anonsql.algorithms.mondrian.population`);
+    the others refuse the model, which serves ``anonsql check`` on any relation.
     """
 
     # no dbt test: the population estimate is computed in Python (or read from a population

@@ -12,6 +12,7 @@ from anonsql.privacy.average_risk import AverageReidentificationRisk
 from anonsql.privacy.base import PrivacyModel
 from anonsql.privacy.beta_likeness import BasicBetaLikeness, EnhancedBetaLikeness
 from anonsql.privacy.delta_disclosure import DeltaDisclosurePrivacy
+from anonsql.privacy.frequency_l_diversity import FrequencyLDiversity
 from anonsql.privacy.hierarchical_t_closeness import HierarchicalTCloseness
 from anonsql.privacy.identity_reserved import IDENTITY_RESERVED_MODELS
 from anonsql.privacy.k_anonymity import KAnonymity
@@ -58,6 +59,7 @@ _MODELS: tuple[type[PrivacyModel], ...] = (
     DistinctLDiversity,
     EntropyLDiversity,
     RecursiveCLDiversity,
+    FrequencyLDiversity,
     TCloseness,
     *PERSON_MODELS,
     AlphaKAnonymity,

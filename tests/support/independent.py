@@ -25,6 +25,8 @@ df = pd.read_parquet(args["path"])
 out = {"k": int(anonymity.k_anonymity(df, args["qids"]))}
 if args.get("sa"):
     out["l"] = int(anonymity.l_diversity(df, args["qids"], [args["sa"]]))
+    if args.get("alpha"):
+        out["alpha"] = float(anonymity.alpha_k_anonymity(df, args["qids"], [args["sa"]])[0])
 print(json.dumps(out))
 """
 
@@ -55,9 +57,28 @@ def pycanon_measure(
     return {k: int(v) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
+def pycanon_alpha(frame: pd.DataFrame, qids: list[str], sa: str, tmp: Path) -> float:
+    """The largest share of one value of ``sa`` in a class (the alpha of pycanon's
+    (alpha, k)-anonymity): frequency l-diversity holds iff it is at most ``1/l``."""
+    path = tmp / "published.parquet"
+    frame.astype(str).to_parquet(path)
+    args = json.dumps({"path": str(path), "qids": qids, "sa": sa, "alpha": True})
+    done = subprocess.run(
+        [pycanon_python(), "-c", _PYCANON_SCRIPT, args], capture_output=True, text=True, check=True
+    )
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["alpha"])
+
+
 def class_sizes(frame: pd.DataFrame, qids: list[str]) -> pd.Series:
     return frame.groupby(qids, dropna=False).size()
 
 
 def distinct_sensitive(frame: pd.DataFrame, qids: list[str], sa: str) -> pd.Series:
     return frame.groupby(qids, dropna=False)[sa].nunique(dropna=False)
+
+
+def top_share(frame: pd.DataFrame, qids: list[str], sa: str) -> pd.Series:
+    """Per class, the share of its most frequent value of ``sa`` (NULL counts as a value)."""
+    counts = frame.groupby([*qids, sa], dropna=False).size()
+    top = counts.groupby(level=list(range(len(qids))), dropna=False).max()
+    return top / class_sizes(frame, qids)

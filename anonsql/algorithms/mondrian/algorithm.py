@@ -34,6 +34,10 @@ variants, the more balanced one (ties: ``x <= m``). With
 ``dependency_weight`` w > 1 (anonsql's FD-aware extension), the width of a quasi-identifier
 named by n of the spec's functional dependencies counts w^n times (BENCHMARKS.md: what it buys).
 
+k-map. With ``k_map``, each candidate part's predicate reads the persons of the population
+table its published box would match (:mod:`.population`); the finished classes' counts are left
+for the release's population companion, against which the gate checks k-map.
+
 Suppression. With ``suppression_limit > 0``, a partition that has no allowed split may split
 anyway if the parts that fail the models are suppressed (their rows are not published), but
 only where that lowers its NCP (``split_choice``), largest reduction per suppressed row first,
@@ -57,12 +61,19 @@ from anonsql.algorithms.base import (
     Partitioning,
     ProgressCallback,
 )
+from anonsql.algorithms.facts import RecordFacts
+from anonsql.algorithms.full_domain.population import POPULATION_CLASSES, population_source
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
 from anonsql.algorithms.mondrian.evaluate import Bins, PartEvaluator
 from anonsql.algorithms.mondrian.in_memory import MemoryWorkingSet
 from anonsql.algorithms.mondrian.individuals import IndividualAggregates
+from anonsql.algorithms.mondrian.population import (
+    PopulationPoints,
+    build_points,
+    population_classes,
+)
 from anonsql.algorithms.mondrian.split_choice import (
     ChooserRule,
     LossModel,
@@ -132,6 +143,8 @@ class Mondrian(Algorithm[MO]):
         "K. LeFevre, D. J. DeWitt, R. Ramakrishnan, Mondrian Multidimensional K-Anonymity, "
         "ICDE 2006"
     )
+    #: k-map: each candidate part's persons in the population table (:mod:`.population`)
+    supplies = frozenset({"population"})
 
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         return _MondrianRun(workspace, self.options, progress).run()
@@ -178,8 +191,13 @@ class _MondrianRun:
             d.index: HierarchyArrays(d.hierarchy) for d in self.categorical if d.hierarchy
         }
         members = {individuals.column: individuals.set_members} if individuals else None
+        population = population_source(ws.models)
+        #: k-map's population, coded like the rows (None when no model reads one)
+        self.population: PopulationPoints | None = (
+            None if population is None else build_points(ws, *population)
+        )
         self.planner = SplitPlanner(
-            PartEvaluator(ws.models, ws.sensitive, set_members=members),
+            PartEvaluator(ws.models, ws.sensitive, set_members=members, population=self.population),
             numeric=[d.index for d in self.dims if d.is_numeric],
             categorical=[d.index for d in self.categorical],
             strict=self.strict,
@@ -291,6 +309,16 @@ class _MondrianRun:
         if compress:
             e.drop(t["vectors"])
         e.run("rename_table", source=t["done"], target_name=t["rows"].name)
+        facts = None
+        if self.population is not None:
+            parts = pa.concat_tables(self.parts, promote_options="permissive")
+            e.load_arrow(
+                self.ws.work(POPULATION_CLASSES),
+                population_classes(self.population, parts, self.dims),
+            )
+            population = self.population.certificate()
+            # the certificate's search field records the population, as full-domain's does
+            facts = RecordFacts(search={"population": population}, population=population)
         return Partitioning(
             partitions=self.partitions,
             suppressed_rows=self.suppressed_rows,
@@ -300,6 +328,7 @@ class _MondrianRun:
             statements_per_round=tuple(per_round),
             rows_weight=self.weight,
             rounds_in_memory=in_memory,
+            facts=facts,
         )
 
     def _rounds(self) -> tuple[list[int], int, int]:
@@ -387,7 +416,7 @@ class _MondrianRun:
         pid = arrow.to_numpy(stats.column("pid")).astype(np.int64)
         n = arrow.to_numpy(stats.column("n")).astype(np.int64)
         if first:
-            self._check_root(n)
+            self._check_root(n, stats)
         widths, params = self._widths(stats)
         suppressed = (
             np.isin(pid, np.fromiter(self.suppressed_pids, np.int64))
@@ -426,13 +455,18 @@ class _MondrianRun:
                 params[d.index] = arrow.array(arrays.depth[node], pa.int32())
         return widths, params
 
-    def _check_root(self, n: IntArray) -> None:
+    def _check_root(self, n: IntArray, stats: pa.Table) -> None:
         sensitive = self.ws.sensitive
         root = PartStats(
             counts=n[:1],
             histograms={s.column: hist.from_dense(s.global_counts[None, :]) for s in sensitive},
             global_counts={s.column: s.global_counts for s in sensitive},
         )
+        if self.population is not None:
+            root.population = self.population.persons_in(
+                {d.index: arrow.to_float64(stats.column(f"min{d.index}"))[:1] for d in self.dims},
+                {d.index: arrow.to_float64(stats.column(f"max{d.index}"))[:1] for d in self.dims},
+            )
         if self.individuals is not None:
             root = self.individuals.root
         for model in self.ws.models:
@@ -460,7 +494,8 @@ class _MondrianRun:
         working = self.working
         working.set_state(arrow.table(columns))
         budget = self.budget - self.suppressed_rows
-        ranges = working.bin_ranges() if self.chooser.needs_ranges(budget) else None
+        needs_ranges = self.chooser.needs_ranges(budget)
+        ranges = working.bin_ranges() if needs_ranges or self.population is not None else None
         if self.individuals is not None:
             bins = self.individuals.bins(self.engine, self.sql.common)
         else:
@@ -476,6 +511,9 @@ class _MondrianRun:
                 else working.candidates(None)
             )
             bins = Bins.from_arrow(count_table, sa_tables, self.ws.sensitive)
+        bounds = None if ranges is None else ranges_rows(ranges, self.dims)
+        if self.population is not None and bounds is not None:
+            bins = bins.with_ranges(bounds, [d.index for d in self.dims])
         if len(bins) == 0:
             return None
         chosen, suppressed = self.planner.plan(
@@ -484,7 +522,7 @@ class _MondrianRun:
             widths * self.weights,  # the widest rule's preference (FD-aware when weighted)
             budget=budget,
             chooser=self.chooser,
-            ranges=None if ranges is None else ranges_rows(ranges, self.dims),
+            ranges=bounds if needs_ranges else None,
             parent_loss=n * widths.sum(axis=1),
         )
         self.suppressed_rows += suppressed

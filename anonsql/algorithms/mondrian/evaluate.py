@@ -16,8 +16,9 @@ import pyarrow as pa
 from anonsql import arrow
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.mondrian.population import PopulationPoints
 from anonsql.algorithms.workspace import SensitiveAttribute
-from anonsql.arrays import BoolArray, IntArray
+from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import PartStats, PrivacyModel
 from anonsql.privacy.histograms import Histogram
@@ -39,9 +40,24 @@ class Bins:
     max_records: IntArray | None = None
     record_histograms: dict[str, Histogram] = field(default_factory=dict)
     set_histograms: dict[str, Histogram] = field(default_factory=dict)
+    #: Per dimension, each bin's smallest and largest code (``mondrian/bin_ranges``), when a
+    #: model reads the population its parts' published boxes match (k-map).
+    lo: dict[int, FloatArray] = field(default_factory=dict)
+    hi: dict[int, FloatArray] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.pid.shape[0])
+
+    def with_ranges(self, ranges: Rows, dims: Sequence[int]) -> Bins:
+        """These bins with their ranges (``split_choice.ranges_rows``'s rows, any order)."""
+        at = col.lookup(
+            (self.pid, self.dim, self.bin), (ranges["pid"], ranges["dim"], ranges["bin"])
+        )
+        if (at < 0).any():  # pragma: no cover - the two queries group by the same bins
+            raise AssertionError("a candidate bin has no range")
+        self.lo = {d: ranges[f"lo{d}"][at].astype(np.float64) for d in dims}
+        self.hi = {d: ranges[f"hi{d}"][at].astype(np.float64) for d in dims}
+        return self
 
     @classmethod
     def from_arrow(
@@ -115,8 +131,12 @@ class PartEvaluator:
         sensitive: Sequence[SensitiveAttribute],
         *,
         set_members: dict[str, Histogram] | None = None,
+        population: PopulationPoints | None = None,
     ) -> None:
         self.models = list(models)
+        #: The population whose persons each part's box matches (k-map), None when no model
+        #: reads one.
+        self.population = population
         self.global_counts = {s.column: s.global_counts for s in sensitive}
         #: The distinct value sets of individuals (``PartStats.set_members``), when bins
         #: carry the fields for individuals.
@@ -141,6 +161,10 @@ class PartEvaluator:
             column: hist.union(h, members, owners, n_parts) for column, h in bins.histograms.items()
         }
         stats = PartStats(counts=counts, histograms=hists, global_counts=self.global_counts)
+        if self.population is not None:
+            lo = {d: _reduced(np.minimum, v[members], owners, n_parts) for d, v in bins.lo.items()}
+            hi = {d: _reduced(np.maximum, v[members], owners, n_parts) for d, v in bins.hi.items()}
+            stats.population = self.population.persons_in(lo, hi)
         if bins.records is None or bins.max_records is None:
             return stats
         top = np.zeros(n_parts, dtype=np.int64)
@@ -183,6 +207,10 @@ class PartEvaluator:
             histograms={c: hist.take(h, rows) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
         )
+        if self.population is not None:
+            stats.population = self.population.persons_in(
+                {d: v[rows] for d, v in bins.lo.items()}, {d: v[rows] for d, v in bins.hi.items()}
+            )
         if bins.records is None or bins.max_records is None:
             return stats
         return self._individuals(
@@ -207,6 +235,11 @@ class PartEvaluator:
             histograms={c: hist.prefix_sums(h, order, starts) for c, h in bins.histograms.items()},
             global_counts=self.global_counts,
         )
+        if self.population is not None:
+            stats.population = self.population.persons_in(
+                {d: _running(np.minimum, v[order], seg) for d, v in bins.lo.items()},
+                {d: _running(np.maximum, v[order], seg) for d, v in bins.hi.items()},
+            )
         if bins.records is None or bins.max_records is None:
             return stats
         records = bins.records[order]
@@ -225,3 +258,29 @@ class PartEvaluator:
                 c: hist.prefix_sums(h, order, starts) for c, h in bins.set_histograms.items()
             },
         )
+
+
+def _reduced(reduce: np.ufunc, values: FloatArray, owners: IntArray, n_parts: int) -> FloatArray:
+    """Per part, ``reduce`` (minimum or maximum) of its members' ``values``; empty parts get
+    +inf for a minimum and -inf for a maximum (an empty box)."""
+    out = np.full(n_parts, np.inf if reduce is np.minimum else -np.inf)
+    reduce.at(out, owners, values)
+    return out
+
+
+def _running(accumulate: np.ufunc, values: FloatArray, segment: IntArray) -> FloatArray:
+    """The running minimum or maximum of ``values``, restarting where ``segment`` changes
+    (non-decreasing): exact, on the values' ranks lifted by segment."""
+    if values.shape[0] == 0:
+        return values
+    distinct, rank = np.unique(values, return_inverse=True)
+    rank = rank.reshape(-1).astype(np.int64)
+    lift = distinct.shape[0] + 1
+    if accumulate is np.minimum:
+        # a running minimum is a running maximum of the reversed ranks
+        rank = distinct.shape[0] - 1 - rank
+    running = np.maximum.accumulate(rank + segment * lift) - segment * lift
+    if accumulate is np.minimum:
+        running = distinct.shape[0] - 1 - running
+    result: FloatArray = distinct[running]
+    return result

@@ -9,9 +9,10 @@ curve, iDistance); this base class then
    through the optimal 1D dynamic program (:mod:`anonsql.algorithms.one_d`), whose cost is the
    NCP of a group's extent in the original space, and writes back only the groups' first
    positions; the engine turns them into a group per vector with a running count,
-3. for l-diversity, reads (vector, sensitive value, rows) items in key order and runs the
-   linear heuristic (:mod:`anonsql.algorithms.one_d.l_diversity`) over whole vectors, with k
-   as an extra closing condition; the group of each vector is written back,
+3. for l-diversity (frequency, the paper's; distinct; entropy), reads (vector, sensitive value,
+   rows) items in key order and runs the linear heuristic
+   (:mod:`anonsql.algorithms.one_d.l_diversity`) over whole vectors, with k as an extra
+   closing condition; the group of each vector is written back,
 4. assigns each row its vector's group and leaves the same ``parts`` table as Mondrian, so the
    recoding, publish, verification and metrics paths are shared.
 
@@ -50,13 +51,14 @@ from anonsql.sql import TableName
 _ALL_PARTITIONS = (0, 2**62)
 #: Vectors per batch streamed from the engine.
 BATCH_ROWS = 1 << 16
-#: The bounds the 1D algorithms enforce: class sizes (the optimal dynamic program), distinct
-#: and entropy l-diversity of one column (the linear heuristic).
-ENFORCED_BOUNDS = frozenset({"class_size", "distinct_values", "entropy"})
+#: The bounds the 1D algorithms enforce: class sizes (the optimal dynamic program), frequency,
+#: distinct and entropy l-diversity of one column (the linear heuristic).
+DIVERSITY_BOUNDS = frozenset({"value_share", "distinct_values", "entropy"})
+ENFORCED_BOUNDS = DIVERSITY_BOUNDS | {"class_size"}
 
 
 def _diversity_bounds(models: Sequence[PrivacyModel]) -> list[Bound]:
-    return [b for m in models for b in m.bounds() if b.kind in ("distinct_values", "entropy")]
+    return [b for m in models for b in m.bounds() if b.kind in DIVERSITY_BOUNDS]
 
 
 class Mapped1D(Algorithm[O]):
@@ -76,8 +78,9 @@ class Mapped1D(Algorithm[O]):
             if not bounds or any(b.kind not in ENFORCED_BOUNDS for b in bounds):
                 raise SpecError(
                     f"privacy[{position}].{model.name}",
-                    f"the {self.name} algorithm enforces k_anonymity, distinct_l_diversity and "
-                    "entropy_l_diversity (class sizes, distinct values, entropy)",
+                    f"the {self.name} algorithm enforces k_anonymity, frequency_l_diversity, "
+                    "distinct_l_diversity and entropy_l_diversity (class sizes, value shares, "
+                    "distinct values, entropy)",
                     "use algorithm: mondrian for this model",
                 )
         columns = {b.column for b in _diversity_bounds(models)}
@@ -178,6 +181,7 @@ class Mapped1D(Algorithm[O]):
         assert column is not None
         need = Diversity(
             k=k,
+            frequency_l=max((int(b.value) for b in bounds if b.kind == "value_share"), default=1),
             distinct_l=max(
                 (int(b.value) for b in bounds if b.kind == "distinct_values"), default=1
             ),
