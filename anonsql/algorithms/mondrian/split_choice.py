@@ -9,6 +9,10 @@ Split rules (``MondrianOptions.split``):
   range on *every* dimension is known before splitting from per-bin minima and maxima
   (``mondrian/bin_ranges``), so the loss is the exact NCP the parts would publish if they split
   no further.
+* ``workload`` — the allowed split whose parts are imprecise for the fewest rows of the spec's
+  workload queries (:mod:`.workload_split`, after LeFevre, DeWitt and Ramakrishnan,
+  "Workload-aware anonymization", KDD 2006), ties broken by the loss rule. It reads the same
+  part ranges as ``loss``.
 
 Suppression that pays. A partition with no allowed split may still split if the parts that fail
 the models are suppressed (a suppressed row costs 1 per quasi-identifier). Such a split is taken
@@ -32,10 +36,11 @@ from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.mondrian.workload_split import WorkloadImprecision
 from anonsql.algorithms.workspace import Dimension
 from anonsql.arrays import FloatArray, IntArray
 
-SplitRule = Literal["widest", "loss"]
+SplitRule = Literal["widest", "loss", "workload"]
 
 #: losses are sums of floats; a suppression must beat the loss it replaces by more than this
 _EPSILON = 1e-9
@@ -82,18 +87,32 @@ def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
 class SplitChooser:
     """Picks one split per partition from the evaluated candidates (see the module doc)."""
 
-    def __init__(self, rule: SplitRule, losses: LossModel) -> None:
+    def __init__(
+        self, rule: SplitRule, losses: LossModel, workload: WorkloadImprecision | None = None
+    ) -> None:
+        if rule == "workload" and workload is None:
+            raise ValueError("the workload rule needs the workload's queries")
         self.rule = rule
         self.losses = losses
+        self.workload = workload
 
     def needs_ranges(self, budget: int) -> bool:
-        """Whether a round needs the per-bin ranges: for the loss rule, or to price suppression."""
-        return self.rule == "loss" or budget > 0
+        """Whether a round needs the per-bin ranges: for the loss and workload rules, or to
+        price suppression."""
+        return self.rule in ("loss", "workload") or budget > 0
 
     def candidate_loss(self, table: Rows, assign: Rows, ranges: Rows) -> FloatArray:
         """Loss of each candidate split (aligned with ``table``; infinite where no bin of it has
         a range): kept parts' NCP times rows plus suppressed rows times the number of
         quasi-identifiers."""
+        return self.candidate_scores(table, assign, ranges)[0]
+
+    def candidate_scores(
+        self, table: Rows, assign: Rows, ranges: Rows
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`candidate_loss` and, under the workload rule, each candidate's workload
+        imprecision (its parts' rows times the queries they are imprecise for; zeros
+        otherwise), both aligned with ``table``."""
         owner = col.lookup((assign["cand"],), (table["cand"],))
         bound = col.lookup(
             (table["pid"][owner], table["dim"][owner], assign["bin"]),
@@ -123,9 +142,14 @@ class SplitChooser:
         loss = np.full(len(table), np.inf)
         part_owner = owner[firsts]
         cands = np.unique(part_owner)
-        sums = col.kahan_sums(part_loss, col.lookup((part_owner,), (cands,)), cands.shape[0])
-        loss[cands] = sums
-        return loss
+        slot = col.lookup((part_owner,), (cands,))
+        loss[cands] = col.kahan_sums(part_loss, slot, cands.shape[0])
+        imprecision = np.zeros(len(table))
+        if self.workload is not None:
+            # suppressed parts answer no query: they are imprecise for none
+            part_imprecision = np.where(suppressed, 0.0, self.workload.of_parts(n, lo, hi))
+            imprecision[cands] = np.bincount(slot, part_imprecision, cands.shape[0])
+        return loss, imprecision
 
     def pick(
         self,
@@ -142,11 +166,21 @@ class SplitChooser:
         given).
         """
         if ranges is not None:
-            table = table.with_columns(loss=self.candidate_loss(table, assign, ranges))
+            loss, imprecision = self.candidate_scores(table, assign, ranges)
+            table = table.with_columns(loss=loss, imprecision=imprecision)
         if parent_loss is not None:
             table = table.with_columns(parent_loss=parent_loss)
         valid = table.take(table["valid"].astype(bool))
-        if self.rule == "loss":
+        if self.rule == "workload":
+            order = col.order_by(
+                valid["pid"],
+                valid["imprecision"],
+                valid["loss"],
+                -valid["width"],
+                valid["dim"],
+                -valid["balance"],
+            )
+        elif self.rule == "loss":
             order = col.order_by(
                 valid["pid"], valid["loss"], -valid["width"], valid["dim"], -valid["balance"]
             )
