@@ -17,6 +17,8 @@ import anonsql
 from anonsql import arrow
 from anonsql.attacks import Attacks
 from anonsql.measure.measure import Measurement
+from anonsql.metrics.workload import FIELD as WORKLOAD_FIELD
+from anonsql.metrics.workload import certificate_field as workload_field
 from anonsql.publish import BuiltRelease
 from anonsql.verify import Verification
 
@@ -93,6 +95,10 @@ def certify(
         "attacks": attacks.as_json() if attacks is not None else "[]",
         "history": history,
     }
+    if resolved.workload:
+        # each workload query's error on this release (anonsql.metrics.workload); absent
+        # without a workload, so such certificates read as before it existed
+        fields[WORKLOAD_FIELD] = workload_field(resolved.workload, measurement.metrics)
     fields.update(release.layout.certificate_fields())
     # a field without a value is a text NULL: pyarrow's null type would load pandas, and Spark
     # cannot store a column of it

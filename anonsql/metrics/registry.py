@@ -13,6 +13,7 @@ from anonsql.metrics.ncp import NCP
 from anonsql.metrics.personalized import PersonalizedMetric
 from anonsql.metrics.risk import ReidentificationRisk
 from anonsql.metrics.sa_ncp import SaNCP
+from anonsql.metrics.workload import WorkloadError
 from anonsql.registry import Registry
 
 METRICS: Registry[type[Metric]] = Registry("metric", group="anonsql.metrics")
@@ -23,6 +24,7 @@ for _metric in (
     DependencyLossMetric,
     ReidentificationRisk,
     PersonalizedMetric,
+    WorkloadError,
 ):
     METRICS.register(_metric.name, _metric)
 

@@ -29,6 +29,7 @@ from anonsql.resolve.persons import (
 )
 from anonsql.resolve.resolved import PersonDeclaration, Resolved
 from anonsql.resolve.source import resolve_source
+from anonsql.resolve.workload import resolve_workload
 from anonsql.spec import Role, Spec
 from anonsql.spec.dependencies import FunctionalDependency
 from anonsql.sql import Relation, TableName
@@ -56,6 +57,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         check_person_column(spec, catalog)
     types = {c.name: c for c in catalog}
     dims = quasi_identifiers(spec, types)
+    workload = resolve_workload(spec, algorithm, catalog)
     models = build_models(spec)
     check_engine_support(models, engine)
     algorithm.check_models(models)
@@ -97,6 +99,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
         linked=tuple(linked),
         functional_dependencies=fds,
         counts=counts,
+        workload=workload,
     )
 
 

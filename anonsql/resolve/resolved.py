@@ -12,6 +12,7 @@ from anonsql.resolve.linked import LinkedColumn
 from anonsql.resolve.persons import Counting
 from anonsql.spec import Spec
 from anonsql.spec.dependencies import FunctionalDependency
+from anonsql.spec.workload import ParsedQuery
 from anonsql.sql import Relation, TableName
 
 
@@ -57,6 +58,8 @@ class Resolved:
     functional_dependencies: tuple[FunctionalDependency, ...] = ()
     #: What the models count: persons, or rows (and why that is fine or acknowledged).
     counts: Counting = field(default_factory=lambda: Counting("rows", "not resolved"))
+    #: The spec's workload queries, parsed and checked against the catalog.
+    workload: tuple[ParsedQuery, ...] = ()
 
     @property
     def qids(self) -> list[str]:

@@ -92,6 +92,14 @@ class JoinSpec(_Strict):
         return [value] if isinstance(value, str) else value
 
 
+class WorkloadQuery(_Strict):
+    """One query analysts run on the release, by name: its error on the release against the
+    source is measured and certified (:mod:`anonsql.spec.workload` lists the shapes)."""
+
+    name: str = Field(min_length=1)
+    sql: str = Field(min_length=1)
+
+
 class Spec(_Strict):
     """A complete anonymization job.
 
@@ -132,6 +140,10 @@ class Spec(_Strict):
     functional_dependencies: list[str] = Field(default_factory=list)
     #: How re-identification risk is measured (defaults when not given).
     risk: RiskSpec | None = None
+    #: The count and aggregate queries analysts run on the release (``SELECT ... FROM <output
+    #: name> WHERE ... GROUP BY ...``): each one's error is measured on every release, and
+    #: ``split: workload`` lets Mondrian's splits favour them.
+    workload: list[WorkloadQuery] = Field(default_factory=list)
     #: The directory relative paths in the spec are resolved against (the spec file's folder).
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
 
@@ -141,6 +153,15 @@ class Spec(_Strict):
         if not any(c.role is Role.QUASI_IDENTIFIER for c in columns.values()):
             raise ValueError("declare at least one column with role quasi_identifier")
         return columns
+
+    @field_validator("workload")
+    @classmethod
+    def _unique_names(cls, workload: list[WorkloadQuery]) -> list[WorkloadQuery]:
+        names = [q.name for q in workload]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"query names repeat: {', '.join(repeated)}; give each its own")
+        return workload
 
     @field_validator("privacy")
     @classmethod
@@ -186,4 +207,5 @@ class Spec(_Strict):
         # they existed
         excluded = {"base_dir"} | (set() if self.risk is not None else {"risk"})
         excluded |= set() if self.record_level is not None else {"record_level"}
+        excluded |= set() if self.workload else {"workload"}
         return self.model_dump_json(by_alias=True, exclude=excluded)

@@ -126,6 +126,9 @@ FIXTURES: dict[str, dict[int, dict[tuple[str, str | None], float]]] = {
     # it reads the working tables of a personalized run: nothing here (its values are checked
     # in tests/personalized/test_personalized_metrics.py)
     "personalized": {n: {} for n in (4, 5)},
+    # no workload is declared here: nothing to report (the estimator is held to an independent
+    # recomputation in tests/metrics/test_workload_error.py)
+    "workload_error": {n: {} for n in (4, 5)},
     # risk of the 4 published rows (suppressed rows are not published): two classes of 2
     "risk": {n: {(f"risk.{k}", None): v for k, v in RISK.items()} for n in (4, 5)},
 }

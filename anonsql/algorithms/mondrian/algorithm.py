@@ -27,10 +27,12 @@ the left, which is what the research implementation missed. Among allowed splits
 takes (``split: gain_ratio``) the one with the largest NCP reduction per bit of the split, or
 (``split: loss``) the one whose parts have the lowest NCP, or (``split: widest``) the dimension
 with the largest normalized width (numeric: range / attribute range; categorical: NCP of the
-lowest common ancestor), ties broken by the order of the columns in the spec; ``split: auto``
-(the default) partitions with ``gain_ratio`` and with ``widest`` and keeps the lower NCP when
-the rounds run in memory from the start (``split_choice`` says why); of the two numeric
-variants, the more balanced one (ties: ``x <= m``). With
+lowest common ancestor), ties broken by the order of the columns in the spec, or (``split:
+workload``) the one whose parts straddle the spec's workload queries the least (LeFevre,
+DeWitt and Ramakrishnan, "Workload-aware anonymization", KDD 2006); ``split: auto`` (the
+default) partitions with ``gain_ratio`` and with ``widest`` and keeps the lower NCP when the
+rounds run in memory from the start (``split_choice`` says why); of the two numeric variants,
+the more balanced one (ties: ``x <= m``). With
 ``dependency_weight`` w > 1 (anonsql's FD-aware extension), the width of a quasi-identifier
 named by n of the spec's functional dependencies counts w^n times (BENCHMARKS.md: what it buys).
 
@@ -46,6 +48,8 @@ while the budget lasts.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -84,12 +88,16 @@ from anonsql.algorithms.mondrian.split_choice import (
 )
 from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
+from anonsql.algorithms.mondrian.workload_split import WorkloadImprecision
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.workspace import Workspace
 from anonsql.arrays import BoolArray, FloatArray, IntArray
-from anonsql.errors import InfeasibleError
+from anonsql.engines import ColumnInfo
+from anonsql.errors import InfeasibleError, SpecError
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.base import PartStats
+from anonsql.spec import Spec
+from anonsql.spec.workload import ParsedQuery, parse_workload
 
 
 class MondrianOptions(Options):
@@ -101,7 +109,8 @@ class MondrianOptions(Options):
     #: ``auto``: the better of ``gain_ratio`` and ``widest`` when the rounds run in memory, else
     #: ``gain_ratio``; ``gain_ratio``: the largest loss reduction per bit of the split; ``loss``:
     #: the allowed split whose parts lose the least information (NCP); ``widest``: the paper's
-    #: widest normalized range (see ``split_choice``).
+    #: widest normalized range; ``workload``: the split whose parts straddle the spec's
+    #: ``workload:`` queries the least (LeFevre et al., KDD 2006; see ``split_choice``).
     split: SplitRule = "auto"
     #: FD-aware splits (anonsql's extension of Gorla 2019): when the split dimension is chosen,
     #: the normalized width of a quasi-identifier is multiplied by this weight once per
@@ -146,8 +155,26 @@ class Mondrian(Algorithm[MO]):
     #: k-map: each candidate part's persons in the population table (:mod:`.population`)
     supplies = frozenset({"population"})
 
+    #: The spec's workload queries (``split: workload`` ranks splits by them; set by bind).
+    workload: tuple[ParsedQuery, ...] = ()
+
+    def bind(self, spec: Spec, columns: Sequence[ColumnInfo]) -> Algorithm:
+        """``split: workload`` reads the spec's ``workload:`` (which it requires)."""
+        if self.options.split != "workload":
+            return self
+        if not spec.workload:
+            raise SpecError(
+                f"algorithm.{self.name}.split",
+                "the workload rule ranks splits by the spec's workload queries, and the spec "
+                "has none",
+                "add `workload:` (the queries analysts run), or use split: loss",
+            )
+        bound = copy.copy(self)
+        bound.workload = parse_workload(spec.workload, spec.output.name, spec.output.schema_)
+        return bound
+
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
-        return _MondrianRun(workspace, self.options, progress).run()
+        return _MondrianRun(workspace, self.options, progress, workload=self.workload).run()
 
 
 @dataclass(frozen=True)
@@ -178,6 +205,7 @@ class _MondrianRun:
         progress: ProgressCallback,
         *,
         individuals: IndividualAggregates | None = None,
+        workload: Sequence[ParsedQuery] = (),
     ) -> None:
         self.individuals = individuals
         self.ws = ws
@@ -203,12 +231,17 @@ class _MondrianRun:
             strict=self.strict,
         )
         self.losses = LossModel(self.dims, self.arrays)
+        imprecision = (
+            WorkloadImprecision(workload, self.dims, self.arrays)
+            if options.split == "workload"
+            else None
+        )
         #: ``auto`` compares these rules' partitionings when the rounds run in memory from the
         #: start, and otherwise applies the first
         self.rules: tuple[ChooserRule, ...] = (
             ("gain_ratio", "widest") if options.split == "auto" else (options.split,)
         )
-        self.chooser = SplitChooser(self.rules[0], self.losses)
+        self.chooser = SplitChooser(self.rules[0], self.losses, imprecision)
         self.sa_columns = [s.column for s in ws.sensitive]
         named = [c for fd in ws.functional_dependencies for c in fd.attributes]
         self.weights = np.array(

@@ -19,6 +19,10 @@ Split rules (``MondrianOptions.split``):
   the partitioning with the lower NCP when its rounds run in memory from the start (the working
   rows, or their weighted distinct vectors, at most ``max_rows_in_memory``); otherwise
   ``gain_ratio``. The mondrian algorithm handles it; a :class:`SplitChooser` applies one rule.
+* ``workload`` — the allowed split whose parts are imprecise for the fewest rows of the spec's
+  workload queries (:mod:`.workload_split`, after LeFevre, DeWitt and Ramakrishnan,
+  "Workload-aware anonymization", KDD 2006), ties broken by the loss rule. It reads the same
+  part ranges as ``loss``.
 
 Suppression that pays. A partition with no allowed split may still split if the parts that fail
 the models are suppressed (a suppressed row costs 1 per quasi-identifier). Such a split is taken
@@ -43,12 +47,13 @@ from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
+from anonsql.algorithms.mondrian.workload_split import WorkloadImprecision
 from anonsql.algorithms.workspace import Dimension
 from anonsql.arrays import FloatArray, IntArray
 
-SplitRule = Literal["auto", "gain_ratio", "loss", "widest"]
+SplitRule = Literal["auto", "gain_ratio", "loss", "widest", "workload"]
 #: The rules one :class:`SplitChooser` applies (``auto`` picks among runs of these).
-ChooserRule = Literal["gain_ratio", "loss", "widest"]
+ChooserRule = Literal["gain_ratio", "loss", "widest", "workload"]
 
 #: losses are sums of floats; a suppression must beat the loss it replaces by more than this
 _EPSILON = 1e-9
@@ -95,20 +100,33 @@ def ranges_rows(table: pa.Table, dims: Sequence[Dimension]) -> Rows:
 class SplitChooser:
     """Picks one split per partition from the evaluated candidates (see the module doc)."""
 
-    def __init__(self, rule: ChooserRule, losses: LossModel) -> None:
+    def __init__(
+        self, rule: ChooserRule, losses: LossModel, workload: WorkloadImprecision | None = None
+    ) -> None:
+        if rule == "workload" and workload is None:
+            raise ValueError("the workload rule needs the workload's queries")
         self.rule = rule
         self.losses = losses
+        self.workload = workload
 
     def needs_ranges(self, budget: int) -> bool:
-        """Whether a round needs the per-bin ranges: for the loss rule, or to price suppression."""
+        """Whether a round needs the per-bin ranges: for every rule but widest, or to price
+        suppression."""
         return self.rule != "widest" or budget > 0
 
-    def candidate_loss(
-        self, table: Rows, assign: Rows, ranges: Rows
-    ) -> tuple[FloatArray, FloatArray]:
+    def candidate_loss(self, table: Rows, assign: Rows, ranges: Rows) -> FloatArray:
         """Loss of each candidate split (aligned with ``table``; infinite where no bin of it has
         a range): kept parts' NCP times rows plus suppressed rows times the number of
         quasi-identifiers."""
+        return self.candidate_scores(table, assign, ranges)[0]
+
+    def candidate_scores(
+        self, table: Rows, assign: Rows, ranges: Rows
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`candidate_loss`; under the workload rule, each candidate's workload
+        imprecision (its parts' rows times the queries they are imprecise for; zeros
+        otherwise); and the entropy (bits) of each candidate's parts' sizes, all aligned with
+        ``table``."""
         owner = col.lookup((assign["cand"],), (table["cand"],))
         bound = col.lookup(
             (table["pid"][owner], table["dim"][owner], assign["bin"]),
@@ -138,17 +156,21 @@ class SplitChooser:
         loss = np.full(len(table), np.inf)
         part_owner = owner[firsts]
         cands = np.unique(part_owner)
-        sums = col.kahan_sums(part_loss, col.lookup((part_owner,), (cands,)), cands.shape[0])
-        loss[cands] = sums
+        slot = col.lookup((part_owner,), (cands,))
+        loss[cands] = col.kahan_sums(part_loss, slot, cands.shape[0])
+        imprecision = np.zeros(len(table))
+        if self.workload is not None:
+            # suppressed parts answer no query: they are imprecise for none
+            part_imprecision = np.where(suppressed, 0.0, self.workload.of_parts(n, lo, hi))
+            imprecision[cands] = np.bincount(slot, part_imprecision, cands.shape[0])
         # the split's own information (bits): the entropy of its parts' sizes, as C4.5's gain
         # ratio divides by it
-        owner_of = col.lookup((part_owner,), (cands,))
-        totals = np.bincount(owner_of, weights=n, minlength=cands.shape[0])
-        share = n / totals[owner_of]
-        bits = np.bincount(owner_of, weights=-share * np.log2(share), minlength=cands.shape[0])
+        totals = np.bincount(slot, weights=n, minlength=cands.shape[0])
+        share = n / totals[slot]
+        bits = np.bincount(slot, weights=-share * np.log2(share), minlength=cands.shape[0])
         entropy = np.zeros(len(table))
         entropy[cands] = bits
-        return loss, entropy
+        return loss, imprecision, entropy
 
     def pick(
         self,
@@ -165,12 +187,21 @@ class SplitChooser:
         given).
         """
         if ranges is not None:
-            loss, entropy = self.candidate_loss(table, assign, ranges)
-            table = table.with_columns(loss=loss, entropy=entropy)
+            loss, imprecision, entropy = self.candidate_scores(table, assign, ranges)
+            table = table.with_columns(loss=loss, imprecision=imprecision, entropy=entropy)
         if parent_loss is not None:
             table = table.with_columns(parent_loss=parent_loss)
         valid = table.take(table["valid"].astype(bool))
-        if self.rule == "loss":
+        if self.rule == "workload":
+            order = col.order_by(
+                valid["pid"],
+                valid["imprecision"],
+                valid["loss"],
+                -valid["width"],
+                valid["dim"],
+                -valid["balance"],
+            )
+        elif self.rule == "loss":
             order = col.order_by(
                 valid["pid"], valid["loss"], -valid["width"], valid["dim"], -valid["balance"]
             )
