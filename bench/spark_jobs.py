@@ -2,9 +2,10 @@
 
 Spark's cost is per job (scheduling, a stage per shuffle), so the figure to fold is jobs, not
 statements. Every statement anonsql sends is seen by an engine listener; the jobs it started are
-read from Spark's status tracker (the highest job id so far) when the next one is sent. Prints
-JSON: the run's seconds, statements, jobs, jobs per Mondrian round, and the statement shapes
-(their first words) that started the most jobs.
+read from Spark's status tracker (the highest job id so far) when the next one is sent, and so
+are the seconds until then (the statement and the driver's work on its answer). Prints JSON: the
+run's seconds, statements, jobs, jobs per Mondrian round, and the statement shapes (their first
+words) that started the most jobs and that took the most seconds.
 
     PYTHONPATH=. python bench/spark_jobs.py --rows 100000
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -35,11 +37,14 @@ class JobCounter:
     def __init__(self, engine: Any) -> None:
         self.tracker = engine.spark.sparkContext.statusTracker()
         self.last = self.jobs()
+        self.clock = time.perf_counter()
         self.shape = "(before the first statement)"
         self.phase = "start"
         self.by_shape: Counter[str] = Counter()
         self.statements_by_shape: Counter[str] = Counter()
         self.by_phase: Counter[str] = Counter()
+        self.seconds_by_shape: Counter[str] = Counter()
+        self.seconds_by_phase: Counter[str] = Counter()
 
     def jobs(self) -> int:
         ids = self.tracker.getJobIdsForGroup(None)
@@ -50,6 +55,10 @@ class JobCounter:
         self.by_shape[self.shape] += now - self.last
         self.by_phase[self.phase] += now - self.last
         self.last = now
+        clock = time.perf_counter()
+        self.seconds_by_shape[self.shape] += clock - self.clock
+        self.seconds_by_phase[self.phase] += clock - self.clock
+        self.clock = clock
 
     def statement(self, sql: str) -> None:
         self.settle()
@@ -68,15 +77,23 @@ def _shape(sql: str) -> str:
     return " ".join(words[:3]) + (f" {re.sub(r'__v[0-9a-f_]+', '__v*', named)}" if named else "")
 
 
+def _rounded(seconds: Counter[str]) -> dict[str, float]:
+    return {key: round(value, 1) for key, value in seconds.most_common()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--max-rows-in-memory", type=int, default=None)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--conf", action="append", default=[], help="a Spark setting for the run: key=value"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, database("spark", Path(tmp)) as (engine, db):
         make_synthetic(engine, args.rows)
+        engine.apply_settings(dict(c.split("=", 1) for c in args.conf))
         options: dict[str, object] = {}
         if args.max_rows_in_memory is not None:
             options["max_rows_in_memory"] = args.max_rows_in_memory
@@ -84,7 +101,8 @@ def main() -> None:
         spec["engine"] = "spark"
         counter = JobCounter(engine)
         engine.listeners.append(counter.statement)
-        start = time.perf_counter()
+        load = os.getloadavg()[0]
+        start = counter.clock = time.perf_counter()
         result = api.run(spec, engine=engine, progress=counter.progress)
         seconds = time.perf_counter() - start
         counter.settle()
@@ -94,6 +112,7 @@ def main() -> None:
             {
                 "rows": args.rows,
                 "seconds": round(seconds, 1),
+                "load_average": [round(load, 2), round(os.getloadavg()[0], 2)],
                 "statements": sum(counter.statements_by_shape.values()),
                 "jobs": total,
                 "rounds": result.partitioning.rounds,
@@ -102,9 +121,24 @@ def main() -> None:
                     counter.by_phase["partitioning"] / max(result.partitioning.rounds, 1), 1
                 ),
                 "jobs_by_phase": dict(counter.by_phase.most_common()),
+                "seconds_by_phase": _rounded(counter.seconds_by_phase),
                 "top_statements": [
-                    {"shape": s, "jobs": n, "statements": counter.statements_by_shape[s]}
+                    {
+                        "shape": s,
+                        "jobs": n,
+                        "statements": counter.statements_by_shape[s],
+                        "seconds": round(counter.seconds_by_shape[s], 2),
+                    }
                     for s, n in counter.by_shape.most_common(args.top)
+                ],
+                "slowest_statements": [
+                    {
+                        "shape": s,
+                        "seconds": round(t, 2),
+                        "jobs": counter.by_shape[s],
+                        "statements": counter.statements_by_shape[s],
+                    }
+                    for s, t in counter.seconds_by_shape.most_common(args.top)
                 ],
                 "verified": result.certificate["verified"],
             },

@@ -5,7 +5,7 @@ from anonsql.hierarchies.builders import BUILDERS, HierarchyBuilder, build_hiera
 from anonsql.hierarchies.io import read_hierarchy, write_arx_csv
 from anonsql.hierarchies.load import Hierarchies, load_hierarchies, load_hierarchy
 from anonsql.hierarchies.model import Hierarchy, Node
-from anonsql.hierarchies.tables import materialize, read_hierarchy_table, uncovered
+from anonsql.hierarchies.tables import materialize, read_hierarchy_table, uncovered, uncovered_rows
 
 __all__ = [
     "BUILDERS",
@@ -20,5 +20,6 @@ __all__ = [
     "read_hierarchy",
     "read_hierarchy_table",
     "uncovered",
+    "uncovered_rows",
     "write_arx_csv",
 ]

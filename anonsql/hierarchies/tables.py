@@ -8,6 +8,7 @@ the table is a hierarchy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from anonsql.engines.base import Engine
@@ -108,3 +109,19 @@ def uncovered(engine: Engine, source: Relation, column: str, leaves: TableName) 
         "hierarchies/uncovered", source=source, column=column, leaves=leaves
     )[0]
     return int(rows), int(values)
+
+
+def uncovered_rows(
+    engine: Engine, source: Relation, checks: Sequence[tuple[str, TableName]]
+) -> dict[str, int]:
+    """Per ``(column, leaves)`` of ``checks``, the rows of ``source`` whose text is not a leaf
+    in ``leaves`` (NULL is never covered), counted in one scan of ``source``. Each ``leaves``
+    is a lookup table :func:`materialize` built (a hierarchy's leaves are distinct)."""
+    if not checks:
+        return {}
+    row = engine.query(
+        "hierarchies/uncovered_rows",
+        source=source,
+        checks=[{"column": column, "leaves": leaves} for column, leaves in checks],
+    )[0]
+    return {column: int(n or 0) for (column, _), n in zip(checks, row, strict=True)}

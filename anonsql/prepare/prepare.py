@@ -25,7 +25,7 @@ from anonsql.algorithms.workspace import (
 )
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
-from anonsql.hierarchies import Hierarchies, materialize, uncovered
+from anonsql.hierarchies import Hierarchies, materialize, uncovered, uncovered_rows
 from anonsql.prepare.ancestors import ancestors_table, hierarchy_ancestors
 from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.prepare.persons import build_person_tables
@@ -110,14 +110,19 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
 def materialize_dimensions(
     engine: Engine, workspace: Workspace, dims: tuple[Dimension, ...]
 ) -> dict[int, TableName]:
-    """Lookup tables of the categorical dimensions, each checked to cover its column."""
+    """Lookup tables of the categorical dimensions, checked to cover their columns (one scan
+    of the source for all of them: on Spark each query is a job or more of its own)."""
     leaves: dict[int, TableName] = {}
+    columns: list[tuple[str, TableName]] = []
     for d in dims:
         if d.hierarchy is None:
             continue
         leaves[d.index] = workspace.work(f"leaves{d.index}")
         materialize(engine, d.hierarchy, leaves[d.index], workspace.work(f"nodes{d.index}"))
-        check_coverage(engine, workspace.source, d.column, leaves[d.index])
+        columns.append((d.column, leaves[d.index]))
+    for column, n in uncovered_rows(engine, workspace.source, columns).items():
+        if n:  # the distinct values the message counts: a query of its own, on failure only
+            check_coverage(engine, workspace.source, column, dict(columns)[column])
     return leaves
 
 

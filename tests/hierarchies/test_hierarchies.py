@@ -21,6 +21,7 @@ from anonsql.hierarchies import (
     read_hierarchy,
     read_hierarchy_table,
     uncovered,
+    uncovered_rows,
     write_arx_csv,
 )
 from anonsql.resources import resource_dir
@@ -622,6 +623,42 @@ def test_coverage_counts(engine: Engine) -> None:
     assert uncovered(engine, text, "v", TableName("leaves")) == (0, 0)
     empty = load_table(engine, {"v": pa.array([], pa.int64())}, "empty")
     assert uncovered(engine, empty, "v", TableName("leaves")) == (0, 0)
+
+
+def test_coverage_of_several_columns_in_one_scan(engine: Engine) -> None:
+    """The fused count (prepare's check) equals each column's own, and pandas' count (names
+    of their own: Spark's default schema outlives a test)."""
+    materialize(
+        engine,
+        Hierarchy([["1", "*"], ["2", "*"], ["a b", "*"]], name="x"),
+        TableName("leaves_f"),
+        TableName("nodes_f"),
+    )
+    materialize(
+        engine,
+        Hierarchy([["f", "*"], ["m", "*"]], name="y"),
+        TableName("leaves_s"),
+        TableName("nodes_s"),
+    )
+    data: dict[str, list[Any]] = {
+        "v": [1, 2, 2, 3, 3, 4, None, None],
+        "s": ["f", "m", None, "x", "f", "f", "m", "m"],
+        "t": ["a b", "1", "a b", "2", "1", "2", "2", "1"],
+    }
+    source = load_table(engine, data, "source_f")
+    checks = [
+        ("v", TableName("leaves_f")),
+        ("s", TableName("leaves_s")),
+        ("t", TableName("leaves_f")),
+    ]
+    found = uncovered_rows(engine, source, checks)
+    leaves = {"v": {"1", "2", "a b"}, "s": {"f", "m"}, "t": {"1", "2", "a b"}}
+    expected = {c: sum(1 for x in data[c] if x is None or str(x) not in leaves[c]) for c in leaves}
+    assert found == expected == {"v": 5, "s": 2, "t": 0}
+    assert found == {c: uncovered(engine, source, c, table)[0] for c, table in checks}
+    empty = load_table(engine, {"v": pa.array([], pa.int64())}, "empty_f")
+    assert uncovered_rows(engine, empty, checks[:1]) == {"v": 0}
+    assert uncovered_rows(engine, empty, []) == {}
 
 
 @pytest.mark.parametrize(

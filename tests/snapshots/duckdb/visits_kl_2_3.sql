@@ -20,43 +20,21 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END
-    AS uncovered_values
-FROM (
-  SELECT CAST("age" AS VARCHAR) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE NOT EXISTS (
-  SELECT 1 FROM "anonsql_work_RUN"."leaves0" AS leaf WHERE leaf.value = src.value
-);
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END
-    AS uncovered_values
-FROM (
-  SELECT CAST("gender" AS VARCHAR) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE NOT EXISTS (
-  SELECT 1 FROM "anonsql_work_RUN"."leaves1" AS leaf WHERE leaf.value = src.value
-);
 CREATE TABLE "anonsql_work_RUN"."leaves2" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes2" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END
-    AS uncovered_values
-FROM (
-  SELECT CAST("zip" AS VARCHAR) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE NOT EXISTS (
-  SELECT 1 FROM "anonsql_work_RUN"."leaves2" AS leaf WHERE leaf.value = src.value
-);
+COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0"
+, COALESCE(SUM(CASE WHEN "l1".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered1"
+, COALESCE(SUM(CASE WHEN "l2".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered2"
+FROM "main"."visits" AS s
+LEFT JOIN "anonsql_work_RUN"."leaves0" AS "l0"
+  ON "l0".value = CAST(s."age" AS VARCHAR)
+LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".value = CAST(s."gender" AS VARCHAR)
+LEFT JOIN "anonsql_work_RUN"."leaves2" AS "l2"
+  ON "l2".value = CAST(s."zip" AS VARCHAR);
 CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."sa_leaves" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."sa_nodes" AS SELECT * FROM "__anonsql_arrow_N";

@@ -168,21 +168,10 @@ FROM STDIN;
 ANALYZE "anonsql_work_RUN"."nodes1";
 
 SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values
-FROM (
-  SELECT
-    CAST("city" AS TEXT) AS value
-  FROM "anonsql_work_RUN"."v_batch" AS s
-) AS src
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anonsql_work_RUN"."leaves1" AS leaf
-    WHERE
-      leaf.value = src.value
-  );
+  COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0"
+FROM "anonsql_work_RUN"."v_batch" AS s
+LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l0"
+  ON "l0".value = CAST(s."city" AS TEXT);
 
 CREATE TABLE "anonsql_work_RUN"."ancestors" (
   "dim" INT,

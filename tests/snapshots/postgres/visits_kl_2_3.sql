@@ -88,23 +88,6 @@ FROM STDIN;
 
 ANALYZE "anonsql_work_RUN"."nodes0";
 
-SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values
-FROM (
-  SELECT
-    CAST("age" AS TEXT) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anonsql_work_RUN"."leaves0" AS leaf
-    WHERE
-      leaf.value = src.value
-  );
-
 CREATE TABLE "anonsql_work_RUN"."leaves1" (
   "value" TEXT,
   "leaf_rank" INT
@@ -142,23 +125,6 @@ COPY "anonsql_work_RUN"."nodes1" (
 FROM STDIN;
 
 ANALYZE "anonsql_work_RUN"."nodes1";
-
-SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values
-FROM (
-  SELECT
-    CAST("gender" AS TEXT) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anonsql_work_RUN"."leaves1" AS leaf
-    WHERE
-      leaf.value = src.value
-  );
 
 CREATE TABLE "anonsql_work_RUN"."leaves2" (
   "value" TEXT,
@@ -199,21 +165,16 @@ FROM STDIN;
 ANALYZE "anonsql_work_RUN"."nodes2";
 
 SELECT
-  COUNT(*) AS uncovered_rows,
-  COUNT(DISTINCT src.value) + CASE WHEN COUNT(*) > COUNT(src.value) THEN 1 ELSE 0 END AS uncovered_values
-FROM (
-  SELECT
-    CAST("zip" AS TEXT) AS value
-  FROM "main"."visits" AS s
-) AS src
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anonsql_work_RUN"."leaves2" AS leaf
-    WHERE
-      leaf.value = src.value
-  );
+  COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0",
+  COALESCE(SUM(CASE WHEN "l1".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered1",
+  COALESCE(SUM(CASE WHEN "l2".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered2"
+FROM "main"."visits" AS s
+LEFT JOIN "anonsql_work_RUN"."leaves0" AS "l0"
+  ON "l0".value = CAST(s."age" AS TEXT)
+LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".value = CAST(s."gender" AS TEXT)
+LEFT JOIN "anonsql_work_RUN"."leaves2" AS "l2"
+  ON "l2".value = CAST(s."zip" AS TEXT);
 
 CREATE TABLE "anonsql_work_RUN"."ancestors" (
   "dim" INT,
