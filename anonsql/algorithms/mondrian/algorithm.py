@@ -393,6 +393,8 @@ class _MondrianRun:
         """``split: auto``: when the whole run fits in memory, partition once per rule from the
         same rows and keep the partitioning with the lowest loss (ties: the first rule);
         otherwise the first rule alone."""
+        if self.max_rows_in_memory == 0:
+            return self._rounds()
         _, remaining = self.working.pending()
         if remaining > self.max_rows_in_memory:
             return self._rounds()

@@ -845,7 +845,7 @@ SELECT
   , MAX(w."q2") AS "max2"
   , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
 FROM "anonsql_work_RUN"."rows" AS w
-WHERE w.pid >= 67 AND w.pid < 20067
+WHERE w.pid >= 66 AND w.pid < 20066
 GROUP BY w.pid
 ORDER BY w.pid;
 SELECT
@@ -930,7 +930,7 @@ WHERE p."t2"
 GROUP BY w.pid, CASE WHEN w."q2" < p."p2" THEN -1 WHEN w."q2" = p."p2" THEN 0 ELSE 1 END, w."s0";
 INSERT INTO "anonsql_work_RUN"."done"
 SELECT w.* FROM "anonsql_work_RUN"."rows" AS w
-WHERE w.pid >= 67 AND w.pid < 20067 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
+WHERE w.pid >= 66 AND w.pid < 20066 AND NOT EXISTS (SELECT 1 FROM "__anonsql_scratch_anonsql_work_RUN_split" AS s WHERE s.pid = w.pid);
 CREATE TABLE "anonsql_work_RUN"."rows_next" AS
 SELECT d.new_pid AS pid, w."q0", w."q1", w."q2", w."s0"
 FROM (
@@ -952,7 +952,7 @@ JOIN "__anonsql_scratch_anonsql_work_RUN_decisions" AS d
 UNION ALL
 SELECT w.pid, w."q0", w."q1", w."q2", w."s0"
 FROM "anonsql_work_RUN"."rows" AS w
-WHERE NOT (w.pid >= 67 AND w.pid < 20067);
+WHERE NOT (w.pid >= 66 AND w.pid < 20066);
 DROP TABLE "anonsql_work_RUN"."rows";
 ALTER TABLE "anonsql_work_RUN"."rows_next" RENAME TO "rows";
 SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
@@ -968,12 +968,12 @@ SELECT
   , MAX(w."q2") AS "max2"
   , PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY w."q2") AS "med2"
 FROM "anonsql_work_RUN"."rows" AS w
-WHERE w.pid >= 119 AND w.pid < 20119
+WHERE w.pid >= 117 AND w.pid < 20117
 GROUP BY w.pid
 ORDER BY w.pid;
 INSERT INTO "anonsql_work_RUN"."done"
-SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
-DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 119 AND pid < 20119;
+SELECT * FROM "anonsql_work_RUN"."rows" WHERE pid >= 117 AND pid < 20117;
+DELETE FROM "anonsql_work_RUN"."rows" WHERE pid >= 117 AND pid < 20117;
 SELECT MIN(pid), COUNT(*) FROM "anonsql_work_RUN"."rows";
 CREATE TABLE "anonsql_work_RUN"."parts" AS SELECT * FROM "__anonsql_arrow_N";
 DROP TABLE IF EXISTS "anonsql_work_RUN"."rows";

@@ -1811,7 +1811,7 @@ SELECT
     w."q2") AS "med2"
 FROM "anonsql_work_RUN"."rows" AS w
 WHERE
-  w.pid >= 67 AND w.pid < 20067
+  w.pid >= 66 AND w.pid < 20066
 GROUP BY
   w.pid
 ORDER BY
@@ -1993,8 +1993,8 @@ SELECT
   w.*
 FROM "anonsql_work_RUN"."rows" AS w
 WHERE
-  w.pid >= 67
-  AND w.pid < 20067
+  w.pid >= 66
+  AND w.pid < 20066
   AND NOT EXISTS(
     SELECT
       1
@@ -2043,7 +2043,7 @@ SELECT
 FROM "anonsql_work_RUN"."rows" AS w
 WHERE
   NOT (
-    w.pid >= 67 AND w.pid < 20067
+    w.pid >= 66 AND w.pid < 20066
   );
 
 DROP TABLE "anonsql_work_RUN"."rows";
@@ -2073,7 +2073,7 @@ SELECT
     w."q2") AS "med2"
 FROM "anonsql_work_RUN"."rows" AS w
 WHERE
-  w.pid >= 119 AND w.pid < 20119
+  w.pid >= 117 AND w.pid < 20117
 GROUP BY
   w.pid
 ORDER BY
@@ -2084,11 +2084,11 @@ SELECT
   *
 FROM "anonsql_work_RUN"."rows"
 WHERE
-  pid >= 119 AND pid < 20119;
+  pid >= 117 AND pid < 20117;
 
 DELETE FROM "anonsql_work_RUN"."rows"
 WHERE
-  pid >= 119 AND pid < 20119;
+  pid >= 117 AND pid < 20117;
 
 SELECT
   MIN(pid),
