@@ -165,7 +165,7 @@ def main() -> None:
     parser.add_argument("--l", type=int, default=0, help="distinct l-diversity on occupation")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--categorical-split", default="grouped", choices=["grouped", "strict"])
-    parser.add_argument("--split", default="loss", choices=["loss", "widest"])
+    parser.add_argument("--split", default="loss", choices=["auto", "gain_ratio", "loss", "widest"])
     parser.add_argument("--suppression", type=float, default=0.0, help="suppression limit")
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres", "spark"])
     parser.add_argument("--max-partitions-per-round", type=int, default=None)
