@@ -29,7 +29,7 @@ from anonsql.samples import load_adult, load_informs
 from anonsql.sql import TableName
 
 HERE = Path(__file__).resolve().parent
-RULES = ("loss", "widest", "workload")
+RULES = ("auto", "loss", "widest", "workload")
 K = 10
 
 
