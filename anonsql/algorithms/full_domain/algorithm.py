@@ -42,14 +42,10 @@ from anonsql.algorithms.facts import RecordFacts
 from anonsql.algorithms.full_domain.frequency import FrequencyTable, NodeEvaluator
 from anonsql.algorithms.full_domain.lattice import LevelHierarchy, levels_from_hierarchy
 from anonsql.algorithms.full_domain.objectives import OBJECTIVES, Objective, make_objective
-from anonsql.algorithms.full_domain.population import (
-    POPULATION_CLASSES,
-    Population,
-    build_population,
-    population_source,
-)
+from anonsql.algorithms.full_domain.population import Population, build_population
 from anonsql.algorithms.full_domain.result import FullDomainResult
 from anonsql.algorithms.full_domain.search import full_domain_search
+from anonsql.algorithms.population import POPULATION_CLASSES, population_source
 from anonsql.algorithms.workspace import Dimension, Workspace
 from anonsql.arrays import FloatArray
 from anonsql.errors import SpecError

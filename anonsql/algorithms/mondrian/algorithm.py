@@ -66,7 +66,6 @@ from anonsql.algorithms.base import (
     ProgressCallback,
 )
 from anonsql.algorithms.facts import RecordFacts
-from anonsql.algorithms.full_domain.population import POPULATION_CLASSES, population_source
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.mondrian import columnar as col
 from anonsql.algorithms.mondrian.columnar import Rows
@@ -90,6 +89,7 @@ from anonsql.algorithms.mondrian.splits import SplitPlanner
 from anonsql.algorithms.mondrian.working import SqlWorkingSet, Window, WorkingSet
 from anonsql.algorithms.mondrian.workload_split import WorkloadImprecision
 from anonsql.algorithms.parts import parts_table
+from anonsql.algorithms.population import POPULATION_CLASSES, population_source
 from anonsql.algorithms.workspace import Workspace
 from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.engines import ColumnInfo

@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from anonsql import arrow
 from anonsql.algorithms.lca import HierarchyArrays
+from anonsql.algorithms.population import require_population_columns
 from anonsql.algorithms.workspace import Dimension, Workspace
 from anonsql.arrays import FloatArray, IntArray
 from anonsql.errors import SpecError
@@ -104,21 +105,7 @@ def build_points(workspace: Workspace, source: TableName, count: str | None) -> 
     """The population table's distinct vectors coded through the sample's hierarchies."""
     e = workspace.engine
     dims = workspace.dimensions
-    columns = e.columns(source)
-    if columns is None:
-        raise SpecError(
-            "privacy.k_map.population",
-            f"{source} does not exist",
-            "name an existing table holding the population",
-        )
-    present = {c.name for c in columns}
-    missing = [c for c in [d.column for d in dims] + ([count] if count else []) if c not in present]
-    if missing:
-        raise SpecError(
-            "privacy.k_map.population",
-            f"{source} lacks the column(s) {', '.join(missing)}",
-            "give the population table the quasi-identifiers of the source (and the count column)",
-        )
+    require_population_columns(workspace, source, count)
     leaves = {d.index: workspace.work(f"leaves{d.index}") for d in dims if not d.is_numeric}
     table = e.query_arrow(
         "mondrian/population_points", population=source, dims=dims, leaves=leaves, count=count

@@ -24,7 +24,8 @@ import pytest
 from anonsql import api
 from anonsql.algorithms.full_domain import NodeEvaluator
 from anonsql.algorithms.full_domain.algorithm import dimension_levels, workspace_frequency
-from anonsql.algorithms.full_domain.population import build_population, population_source
+from anonsql.algorithms.full_domain.population import build_population
+from anonsql.algorithms.population import population_source
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.hierarchies import load_hierarchies
