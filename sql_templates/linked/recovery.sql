@@ -15,7 +15,7 @@
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
-{% from "linked/_recovery.sql" import key, keys, text, bound %}
+{% from "linked/_recovery.sql" import key, keys, text, bound, recovered %}
 WITH
 {% for q in qids %}
 {% set i = loop.index0 %}
@@ -72,23 +72,4 @@ events AS (
 {% endif %}
 {% endfor %}
 ),
-counted AS (
-  SELECT q, {{ keys(columns) }}kind, rlo, rhi, n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q{% for c in columns %}, {{ ('s' ~ loop.index0) | ident }}{% endfor %}
-
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-),
-candidates AS (
-  SELECT q, MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE kind <> 1
-  GROUP BY q, {{ keys(columns) }}rlo, rhi
-)
-SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY q
+{{ recovered(columns) }}

@@ -6,7 +6,7 @@
    placed on the line by one join with `nodes`, and a range's two ends come from one row: the
    same pairs, ranges and events as the shared template; the running count and what follows are
    its. #}
-{% from "linked/_recovery.sql" import key, keys, text, bound %}
+{% from "linked/_recovery.sql" import key, keys, text, bound, recovered %}
 {% set indexes %}[{% for q in qids %}{{ loop.index0 | lit }}{{ ", " if not loop.last }}{% endfor %}]{% endset %}
 {% set categorical = qids | rejectattr('numeric') | list %}
 WITH
@@ -65,23 +65,4 @@ events AS (
   CROSS JOIN UNNEST([0, 2]) AS ends(kind)
   WHERE lo < hi
 ),
-counted AS (
-  SELECT q, {{ keys(columns) }}kind, rlo, rhi, n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q{% for c in columns %}, {{ ('s' ~ loop.index0) | ident }}{% endfor %}
-
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-),
-candidates AS (
-  SELECT q, MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE kind <> 1
-  GROUP BY q, {{ keys(columns) }}rlo, rhi
-)
-SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY q
+{{ recovered(columns) }}

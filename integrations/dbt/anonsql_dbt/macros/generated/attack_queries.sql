@@ -124,24 +124,5 @@ events AS (
 {% endif %}
 {% endfor %}
 ),
-counted AS (
-  SELECT q, {{ anonsql_dbt.linked__keys(columns) }}kind, rlo, rhi, n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q{% for c in columns %}, {{ anonsql_dbt.ident(('s' ~ loop.index0)) }}{% endfor %}
-
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-),
-candidates AS (
-  SELECT q, MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE kind <> 1
-  GROUP BY q, {{ anonsql_dbt.linked__keys(columns) }}rlo, rhi
-)
-SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY q
+{{ anonsql_dbt.linked__recovered(columns) }}
 {%- endmacro %}

@@ -5,3 +5,26 @@
 {% macro linked__keys(columns) %}{% for c in columns %}{{ anonsql_dbt.ident(('s' ~ loop.index0)) }}, {% endfor %}{% endmacro %}
 {% macro linked__text(expr) %}CAST({{ expr }} AS VARCHAR){% endmacro %}
 {% macro linked__bound(expr, part) %}CAST(SPLIT_PART(SUBSTRING({{ anonsql_dbt.linked__text(expr) }}, 2, LENGTH({{ anonsql_dbt.linked__text(expr) }}) - 2), ', ', {{ part }}) AS {{ anonsql_dbt.type_double() }}){% endmacro %}
+{# The count both recovery templates end with: read at each range's ends, the source values
+   seen inside it; a published range with exactly one is a recovered row. #}
+{% macro linked__recovered(columns) %}counted AS (
+  SELECT q, {{ anonsql_dbt.linked__keys(columns) }}kind, rlo, rhi, n,
+    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY q{% for c in columns %}, {{ anonsql_dbt.ident(('s' ~ loop.index0)) }}{% endfor %}
+
+      ORDER BY pos, kind
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS seen
+  FROM events
+),
+candidates AS (
+  SELECT q, MAX(n) AS n,
+    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
+  FROM counted
+  WHERE kind <> 1
+  GROUP BY q, {{ anonsql_dbt.linked__keys(columns) }}rlo, rhi
+)
+SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
+FROM candidates
+GROUP BY q
+{% endmacro %}
