@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from anonsql import arrow
+from anonsql.algorithms.full_domain import memory
 from anonsql.algorithms.full_domain.lattice import LevelHierarchy
 from anonsql.algorithms.full_domain.population import Population, match_population
 from anonsql.arrays import BoolArray, FloatArray, IntArray
@@ -195,6 +196,11 @@ def size_only(model: PrivacyModel) -> bool:
 #: planning it) outweighs reading the rows again for every node.
 BATCH_MAX_ROWS = 600_000
 
+#: Under size-only models, nodes are grouped in memory (:mod:`.memory`) when the frequency table
+#: has at most this many vectors: it is read once, and a node costs a sort of its codes instead
+#: of a statement.
+IN_MEMORY_MAX_VECTORS = 200_000
+
 #: A node's classes are materialized for later roll-ups when they are at most 1/ROLLUP_SHRINK
 #: of the rows of the table they were computed from (and that table is large enough to bother).
 ROLLUP_SHRINK = 1.25
@@ -247,6 +253,10 @@ class NodeEvaluator:
     ``population`` (:mod:`.population`) is the population's frequency table, coded like the
     sample's, for models that read each class's population count (k-map): every node's classes
     then get it by one more statement, the population rolled up to the node.
+
+    Under size-only models over a frequency table of at most ``in_memory_max_vectors`` vectors,
+    nodes are grouped in memory (:mod:`.memory`) instead, with the same statistics; roll-ups
+    are then kept in memory too.
     """
 
     def __init__(
@@ -258,6 +268,7 @@ class NodeEvaluator:
         max_rollups: int = 48,
         rollup_min_rows: int = 20_000,
         population: Population | None = None,
+        in_memory_max_vectors: int = IN_MEMORY_MAX_VECTORS,
     ) -> None:
         if not models:
             raise SpecError("privacy", "no privacy model is declared", "declare k_anonymity")
@@ -316,6 +327,10 @@ class NodeEvaluator:
         self._token = uuid.uuid4().hex[:8]
         self._serial = itertools.count(1)
         self._batch_sql: dict[TableName, str] = {}
+        #: whether nodes are grouped in memory, and the frequency table's codes once read
+        self.in_memory = self.k_only and freq.vectors <= in_memory_max_vectors
+        self._codes: memory.CodedClasses | None = None
+        self.memory_rollups: list[memory.CodedClasses] = []
         self.statements = 0
         self.seconds = 0.0
 
@@ -352,7 +367,7 @@ class NodeEvaluator:
         statement each: k-anonymity alone, short statistics, and a small common source."""
         keys = [tuple(int(v) for v in n) for n in nodes]
         keys = [k for k in keys if k not in self.cache]
-        if len(keys) < 2 or not self.k_only:
+        if len(keys) < 2 or not self.k_only or self.in_memory:
             return
         meet = tuple(min(column) for column in zip(*keys, strict=True))
         source = self.source(meet)
@@ -467,6 +482,7 @@ class NodeEvaluator:
         for rollup in self.rollups:
             self.engine.drop(rollup.table)
         self.rollups.clear()
+        self.memory_rollups.clear()
 
     # -- internals -----------------------------------------------------------------------------
     def _account(self, start: float, before: int) -> None:
@@ -485,15 +501,22 @@ class NodeEvaluator:
         return {"source": source.table, "groups": groups}
 
     def _summary(self, levels: tuple[int, ...], complete: bool) -> NodeStats:
-        source = self.source(levels)
-        row = self.engine.query(
-            "full_domain/node_summary", **self._plan(levels, source), k=self.k, full=complete
-        )[0]
+        if self.in_memory:
+            row: Sequence[Any] = self._memory_summary(levels)
+        else:
+            source = self.source(levels)
+            row = self.engine.query(
+                "full_domain/node_summary", **self._plan(levels, source), k=self.k, full=complete
+            )[0]
         small_rows, classes = int(row[0] or 0), int(row[1])
         rows, small_classes, kept, squares = (
             (int(v or 0) for v in row[2:]) if complete else (self.freq.rows, 0, 0, 0)
         )
-        if small_rows > self.budget and classes * ROLLUP_SHRINK <= source.rows:
+        if (
+            not self.in_memory
+            and small_rows > self.budget
+            and classes * ROLLUP_SHRINK <= source.rows
+        ):
             self._maybe_rollup(levels, source, classes)
         return NodeStats(
             levels=levels,
@@ -615,6 +638,8 @@ class NodeEvaluator:
         return True
 
     def _profile_query(self, levels: tuple[int, ...]) -> tuple[tuple[IntArray, IntArray], ...]:
+        if self.in_memory:
+            return memory.profile(self._memory_classes(levels), self.freq.qids, self.k)
         rows = self.engine.query_arrow(
             "full_domain/node_profile", **self._plan(levels), below=self.k
         )
@@ -626,6 +651,42 @@ class NodeEvaluator:
             codes = arrow.to_numpy(column.filter(arrow.array(present))).astype(np.int64)
             per_qid.append((qid.nodes_of(level, codes), counts[present]))
         return tuple(per_qid)
+
+    def _memory_source(self, levels: tuple[int, ...]) -> memory.CodedClasses:
+        """The smallest of the frequency table and the kept nodes below the node, in memory."""
+        if self._codes is None:
+            self._codes = memory.read_codes(self.engine, self.freq.table, len(self.freq.qids))
+        best = self._codes
+        for rollup in self.memory_rollups:
+            assert rollup.levels is not None
+            if rollup.size < best.size and all(
+                a <= b for a, b in zip(rollup.levels, levels, strict=True)
+            ):
+                best = rollup
+        if best.levels is not None:
+            # most recently used last: eviction takes the first
+            self.memory_rollups.remove(best)
+            self.memory_rollups.append(best)
+        return best
+
+    def _memory_classes(self, levels: tuple[int, ...]) -> memory.CodedClasses:
+        return memory.group(self._memory_source(levels), levels, self.freq.qids)
+
+    def _memory_summary(self, levels: tuple[int, ...]) -> tuple[int, ...]:
+        """``node_summary``'s row, grouped in memory. The classes of a node the search goes on
+        above are kept for roll-ups by the rule of the engine's roll-up tables."""
+        source = self._memory_source(levels)
+        classes = memory.group(source, levels, self.freq.qids)
+        row = memory.summary(classes, self.k)
+        if (
+            self.max_rollups > 0
+            and row[0] > self.budget
+            and classes.size * ROLLUP_SHRINK <= source.size
+        ):
+            self.memory_rollups.append(classes)
+            if len(self.memory_rollups) > self.max_rollups:
+                self.memory_rollups.pop(0)
+        return row
 
     def _node_ids(self, levels: Sequence[int], codes: IntArray) -> IntArray:
         """Hierarchy node ids of classes given by their codes (classes x quasi-identifiers)."""

@@ -14,6 +14,7 @@ from anonsql.algorithms.full_domain import (
     build_frequency,
     full_domain_search,
     make_objective,
+    memory,
     suppression_budget,
     write_decisions,
 )
@@ -55,8 +56,10 @@ def test_values_outside_the_hierarchy_are_refused_by_column(engine: Engine) -> N
     assert "secret" not in str(err.value)
 
 
+@pytest.mark.parametrize("in_memory", [False, True])
 @pytest.mark.parametrize("rollups", [0, 24])
-def test_node_statistics_match_the_rows(engine: Engine, rollups: int) -> None:
+def test_node_statistics_match_the_rows(engine: Engine, rollups: int, in_memory: bool) -> None:
+    """Nodes grouped by the engine's statements and in memory, with and without roll-ups."""
     rng = np.random.default_rng(3)
     qids = random_qids(rng, 3, max_leaves=10)
     table = random_table(rng, 600, qids)
@@ -68,7 +71,9 @@ def test_node_statistics_match_the_rows(engine: Engine, rollups: int) -> None:
         budget=0,
         max_rollups=rollups,
         rollup_min_rows=0,
+        in_memory_max_vectors=freq.vectors if in_memory else 0,
     )
+    assert evaluator.in_memory is in_memory
     lattice = Lattice(tuple(q.height for q in qids))
     # bottom first, so later nodes may be rolled up from earlier ones
     for index in range(lattice.size):
@@ -81,10 +86,60 @@ def test_node_statistics_match_the_rows(engine: Engine, rollups: int) -> None:
         assert stats.anonymous == (ref["suppressed_rows"] == 0)
         assert stats.profile is not None
         assert sum(int(rows.sum()) for _, rows in stats.profile) == 3 * stats.suppressed_rows
+    kept = evaluator.memory_rollups if in_memory else evaluator.rollups
     if rollups:
-        assert evaluator.rollups, "some node should have been materialized for roll-ups"
+        assert kept, "some node should have been kept for roll-ups"
     else:
-        assert not evaluator.rollups
+        assert not kept
+    assert not (evaluator.rollups if in_memory else evaluator.memory_rollups)
+
+
+@pytest.mark.parametrize("limit", [0.0, 0.05])
+def test_search_in_memory_and_by_statements_agree(engine: Engine, limit: float) -> None:
+    """The whole search (batches, summaries, profiles) ends on the same node with the same
+    statistics whether nodes are grouped in memory or by the engine."""
+    rng = np.random.default_rng(8)
+    qids = random_qids(rng, 4, max_leaves=12)
+    load(engine, random_table(rng, 700, qids))
+    freq = build_frequency(engine, SOURCE, qids, schema=WORK)
+    results = []
+    for max_vectors in (0, freq.vectors):
+        evaluator = NodeEvaluator(
+            freq,
+            models_from_entries([{"k_anonymity": {"k": 5}}]),
+            budget=suppression_budget(freq.rows, limit),
+            rollup_min_rows=0,
+            in_memory_max_vectors=max_vectors,
+        )
+        result = full_domain_search(evaluator, make_objective("loss"), suppression_limit=limit)
+        evaluator.drop_rollups()
+        results.append((evaluator.statements, result))
+    (by_engine, sql), (in_memory, mem) = results
+    assert in_memory < by_engine
+    assert (mem.levels, mem.value, mem.classes, mem.suppressed_rows) == (
+        sql.levels,
+        sql.value,
+        sql.classes,
+        sql.suppressed_rows,
+    )
+    assert mem.stats.checked == sql.stats.checked
+
+
+def test_wide_vectors_are_ranked_into_one_key() -> None:
+    """Vectors too wide for one packed key are ranked on the way: equal keys exactly when the
+    vectors are equal."""
+    rng = np.random.default_rng(9)
+    columns = [rng.integers(0, 1 << 20, 2000, dtype=np.int64) for _ in range(4)]
+    columns[1] = columns[0] & 7  # repeated vectors
+    columns[2] = columns[0] & 3
+    columns[3] = columns[0] & 1
+    columns[0] = columns[0] & 255
+    key = memory._key(columns, [20, 20, 20, 20])
+    vectors = np.column_stack(columns)
+    assert len(np.unique(key)) == len(np.unique(vectors, axis=0))
+    for i in rng.integers(0, 2000, 50):
+        same = key == key[i]
+        assert (vectors[same] == vectors[i]).all()
 
 
 def test_l_diversity_reads_histograms(engine: Engine) -> None:
