@@ -657,12 +657,13 @@ class NodeEvaluator:
         if self._codes is None:
             self._codes = memory.read_codes(self.engine, self.freq.table, len(self.freq.qids))
         best = self._codes
-        for rollup in self.memory_rollups:
-            assert rollup.levels is not None
-            if rollup.size < best.size and all(
-                a <= b for a, b in zip(rollup.levels, levels, strict=True)
-            ):
-                best = rollup
+        if self.memory_rollups:
+            below = np.all(
+                np.array([r.levels for r in self.memory_rollups]) <= np.array(levels), axis=1
+            )
+            for rollup in itertools.compress(self.memory_rollups, below.tolist()):
+                if rollup.size < best.size:
+                    best = rollup
         if best.levels is not None:
             # most recently used last: eviction takes the first
             self.memory_rollups.remove(best)

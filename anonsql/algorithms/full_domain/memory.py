@@ -49,7 +49,7 @@ def read_codes(engine: Engine, freq: TableName, qids: int) -> CodedClasses:
     counts = arrow.to_numpy(table.column("n")).astype(np.int64)
     if table.num_rows == 0:
         return CodedClasses(None, np.zeros((0, qids), dtype=np.int64), counts)
-    codes = np.column_stack([arrow.to_numpy(table.column(c)).astype(np.int64) for c in columns])
+    codes = _stack([arrow.to_numpy(table.column(c)).astype(np.int64) for c in columns])
     return CodedClasses(None, codes, counts)
 
 
@@ -73,8 +73,7 @@ def group(
     ordered = key[order]
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
     counts = np.add.reduceat(source.counts[order], starts).astype(np.int64)
-    codes = np.column_stack(columns)[order[starts]]
-    return CodedClasses(node, codes, counts)
+    return CodedClasses(node, _stack([column[order[starts]] for column in columns]), counts)
 
 
 def summary(classes: CodedClasses, k: int) -> tuple[int, int, int, int, int, int]:
@@ -107,6 +106,14 @@ def profile(
         rows = np.bincount(inverse.reshape(-1), weights=counts, minlength=len(codes))
         per_qid.append((qid.nodes_of(level, codes), rows.astype(np.int64)))
     return tuple(per_qid)
+
+
+def _stack(columns: Sequence[IntArray]) -> IntArray:
+    """Columns side by side, each contiguous (a node reads the codes column by column)."""
+    codes: IntArray = np.empty((len(columns[0]), len(columns)), dtype=np.int64, order="F")
+    for i, column in enumerate(columns):
+        codes[:, i] = column
+    return codes
 
 
 def _key(columns: Sequence[IntArray], widths: Sequence[int]) -> IntArray:
