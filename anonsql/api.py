@@ -17,7 +17,6 @@ from anonsql.attacks import AttackResult, run_attacks
 from anonsql.attacks import release_context as attack_context
 from anonsql.engines import ENGINES, Engine, connect
 from anonsql.errors import SpecError
-from anonsql.init import InitResult, init_spec
 from anonsql.layouts import LAYOUTS
 from anonsql.measure.linkage import release_linkage
 from anonsql.measure.measure import release_context
@@ -28,9 +27,7 @@ from anonsql.prepare import remove_dead_workspaces
 from anonsql.privacy import PrivacyModel, models_from_entries
 from anonsql.privacy.check import CheckResult, check_relation, run_checks
 from anonsql.release import ReleaseStatus, counted, read_release, release_status
-from anonsql.release.export import ExportedRelease, export_release
 from anonsql.report import RunResult
-from anonsql.report.html import render_report, write_report
 from anonsql.resolve import table_columns
 from anonsql.risk import PopulationModel, PopulationTable, RiskReport, measure_risk
 from anonsql.risk.attackers import DEFAULT_THRESHOLD
@@ -40,7 +37,21 @@ from anonsql.spec.sources import file_source
 from anonsql.sql import TableName
 
 if TYPE_CHECKING:
+    from anonsql.init import InitResult
     from anonsql.metrics.identity_reserved import ReleaseMetrics
+    from anonsql.release.export import ExportedRelease
+    from anonsql.report.html import render_report, write_report
+
+#: Names this module offers that load on first use: a run needs neither (nor their templates).
+_LAZY = {"render_report": "anonsql.report.html", "write_report": "anonsql.report.html"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _quiet(message: str) -> None:
@@ -166,6 +177,8 @@ def init(
     the spec's ``database:`` key will say. With ``check``, the proposal is run into scratch
     schemas (dropped afterwards) until the publish gate accepts it, and the result's
     ``verdict`` says whether the spec as written passes."""
+    from anonsql.init import init_spec
+
     return init_spec(
         engine,
         _relation(table, "--table"),
@@ -403,6 +416,8 @@ def export(
     (:mod:`anonsql.release.export`). The way to hand a DuckDB release over: the file it lives
     in also holds the source and the private schema. ``to`` must not exist, unless
     ``replace``."""
+    from anonsql.release.export import export_release
+
     return export_release(
         engine, _relation(output, "output"), Path(to), format=format, replace=replace
     )

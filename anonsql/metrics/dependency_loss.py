@@ -25,8 +25,6 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import Self
 
-from anonsql.algorithms.dependency.encoding import Quasi
-from anonsql.algorithms.dependency.loss import DependencyLoss, GroupLoss
 from anonsql.engines.base import Engine
 from anonsql.errors import SpecError
 from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
@@ -34,6 +32,8 @@ from anonsql.spec.dependencies import FunctionalDependency, instance_groups
 from anonsql.sql import Relation, TableName
 
 if TYPE_CHECKING:
+    from anonsql.algorithms.dependency.encoding import Quasi
+    from anonsql.algorithms.dependency.loss import DependencyLoss
     from anonsql.publish import BuiltRelease
 
 
@@ -60,6 +60,9 @@ class DependencyLossMetric(Metric):
     reads = (FunctionalDependencies,)
 
     def compute(self, ctx: MetricContext) -> list[MetricValue]:
+        # the algorithm family's modules load when a release declares dependencies only
+        from anonsql.algorithms.dependency.encoding import Quasi
+
         declared = ctx.get(FunctionalDependencies)
         quasis = [Quasi(q.column) for q in ctx.qids]
         loss = release_loss(
@@ -172,6 +175,8 @@ def release_loss(
     last_leaf); other FD columns are compared by equality, and count 1 when the release does
     not have them. ``categorical_columns`` marks quasi-identifiers categorical whose
     ``Quasi`` has no hierarchy (the companion holds their nodes)."""
+    from anonsql.algorithms.dependency.loss import DependencyLoss, GroupLoss
+
     catalog = engine.columns(published)
     if catalog is None:
         raise SpecError("output", f"{published} does not exist", "publish it first")

@@ -35,13 +35,12 @@ import pyarrow as pa
 from typing_extensions import Self
 
 from anonsql import arrow
-from anonsql.algorithms.personalized.algorithm import PersonalizedFacts
-from anonsql.algorithms.personalized.config import CategoricalSA
-from anonsql.algorithms.personalized.decisions import REFERENCE, Decisions
+from anonsql.algorithms.personalized.config import REFERENCE, CategoricalSA
 from anonsql.engines.base import Engine
 from anonsql.metrics.base import Metric, MetricContext, MetricInput, MetricValue
 
 if TYPE_CHECKING:
+    from anonsql.algorithms.personalized.decisions import Decisions
     from anonsql.publish import BuiltRelease
 
 
@@ -382,6 +381,9 @@ class PersonalizedRun(MetricInput):
 
     @classmethod
     def at_publish(cls, release: BuiltRelease) -> Self | None:
+        # imported here: a run of another layout loads none of the algorithm's modules
+        from anonsql.algorithms.personalized.algorithm import PersonalizedFacts
+
         facts = release.layout.facts
         if not isinstance(facts, PersonalizedFacts):
             return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -302,6 +304,23 @@ def test_registered() -> None:
     assert PRIVACY_MODELS.get("t_closeness") is TCloseness
     for cls in (DistinctLDiversity, EntropyLDiversity, RecursiveCLDiversity, TCloseness):
         assert cls.needs_sensitive and cls.monotonic and cls.reference
+
+
+def test_every_registered_model_is_named_as_its_class() -> None:
+    """The registry imports a model's module when a spec names it: each entry loads the class
+    carrying that name, and a run loads no other model's module."""
+    for name in PRIVACY_MODELS.names():
+        assert PRIVACY_MODELS.get(name).name == name
+    code = (
+        "import sys\n"
+        "from anonsql.privacy import models_from_entries\n"
+        "models_from_entries([{'k_anonymity': {'k': 2}}])\n"
+        "print(sorted(m for m in ('anonsql.privacy.uniqueness', 'anonsql.privacy.k_map',\n"
+        "    'anonsql.privacy.identity_reserved', 'anonsql.privacy.beta_likeness')\n"
+        "    if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,7 @@ from anonsql.algorithms.base import (
 from anonsql.algorithms.lca import HierarchyArrays
 from anonsql.algorithms.parts import parts_table
 from anonsql.algorithms.personalized.config import (
+    REFERENCE,
     RESERVED_NAMES,
     CategoricalSA,
     ClusterKey,
@@ -58,7 +59,7 @@ from anonsql.algorithms.personalized.config import (
     NumericSA,
     PersonalizedConfig,
 )
-from anonsql.algorithms.personalized.decisions import REFERENCE, Decisions, decide
+from anonsql.algorithms.personalized.decisions import Decisions, decide
 from anonsql.algorithms.personalized.mixing import Mixers, mixers
 from anonsql.algorithms.personalized.names import WorkTables
 from anonsql.algorithms.workspace import Workspace

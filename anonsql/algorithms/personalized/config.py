@@ -30,6 +30,12 @@ from typing import Literal
 
 from anonsql.hierarchies import Hierarchy
 
+#: The paper the mode follows, for the certificate.
+REFERENCE = (
+    "S. Ram Prasad Reddy, KVSVN Raju, V. Valli Kumari, A Novel Approach for Personalized "
+    "Privacy Preserving Data Publishing with Multiple Sensitive Attributes, IJET 7, 2018"
+)
+
 Profile = Literal["paper_compat", "safe"]
 FuzzyRule = Literal["paper_intervals", "triangular"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from anonsql.algorithms.personalized.buckets import Bucketing, bucketize
 from anonsql.algorithms.personalized.clustering import Grouping, group_rows
-from anonsql.algorithms.personalized.config import NumericSA, PersonalizedConfig
+from anonsql.algorithms.personalized.config import REFERENCE, NumericSA, PersonalizedConfig
 from anonsql.algorithms.personalized.mixing import Mixers
 from anonsql.algorithms.personalized.names import WorkTables
 from anonsql.algorithms.personalized.prepare import (
@@ -24,12 +24,6 @@ from anonsql.algorithms.personalized.prepare import (
 )
 from anonsql.engines.base import Engine
 from anonsql.sql import Relation
-
-#: The paper the mode follows, for the certificate.
-REFERENCE = (
-    "S. Ram Prasad Reddy, KVSVN Raju, V. Valli Kumari, A Novel Approach for Personalized "
-    "Privacy Preserving Data Publishing with Multiple Sensitive Attributes, IJET 7, 2018"
-)
 
 #: Why withheld rows are a disclosure risk of their own.
 ABSENCE_RISK = (
