@@ -18,6 +18,16 @@ its own process in the same order:
 Wall seconds are the process's (start-up, reading the input and writing the output included:
 ARX writes its CSV, anonsql its release in the database); peak RSS from ``wait4``. Prints one
 line per process and a table of medians with the ratio of each anonsql row to ARX 0 %.
+anonsql runs with its bytecode written and reused (``PYTHONDONTWRITEBYTECODE`` is dropped from
+its environment), as an installed package's is: compiling anonsql's modules afresh in every
+process would add about 0.2 s.
+
+    python bench/arx_side_by_side.py --rows 0 --profile [--only mondrian]
+
+profiles one process of each anonsql configuration instead: the imports (``-X importtime``,
+summed per top-level package) and the run's steps (cProfile, cumulative milliseconds of the
+pipeline's step functions and of the statements), the start-up profile of issue 33. cProfile
+slows Python-heavy steps: read the step figures as shares, the timed runs as the totals.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +61,17 @@ K = 10
 ARX_HOME = Path(os.environ.get("ARX_HOME", Path.home() / ".cache" / "anonsql-arx"))
 
 
+def child_env() -> dict[str, str]:
+    """The environment of a measured process: bytecode written and reused."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(argv: list[str], cwd: Path) -> tuple[float, float, str]:
     """Wall seconds, peak RSS (MiB) and stdout of one process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env()
+    )
     out, err = proc.communicate()
     wall = time.perf_counter() - start
     # the child has been reaped by communicate(); its rusage is in RUSAGE_CHILDREN only as a
@@ -132,6 +150,112 @@ def _arx_fields(stdout: str) -> dict[str, str]:
         if line.startswith("ARXRESULT"):
             return dict(f.split("=", 1) for f in line.split("\t")[1:] if "=" in f)
     return {}
+
+
+#: The pipeline's steps (function name, the file it is defined in) the profile reports.
+STEPS = (
+    ("load_spec", "spec/load.py"),
+    ("_engine_for", "api.py"),
+    ("resolve", "resolve/resolve.py"),
+    ("load_hierarchies", "hierarchies/load.py"),
+    ("versioning", "versions/delta.py"),
+    ("prepared", "prepare/prepare.py"),
+    ("partition", "versions/delta.py"),
+    ("stage", "stage/stage.py"),
+    ("open", "publish/swap.py"),
+    ("publish", "publish/publish.py"),
+    ("verify", "verify/verify.py"),
+    ("attack", "attacks/step.py"),
+    ("measure", "measure/measure.py"),
+    ("certify", "certify/certificate.py"),
+    ("report", "report/report.py"),
+    ("close", "engines/duckdb/engine.py"),
+    ("execute", "engines/base.py"),
+    ("fetchall", "engines/base.py"),
+    ("fetch_arrow", "engines/base.py"),
+    ("render_many", "sql/render.py"),
+)
+
+
+def import_profile(argv: list[str], cwd: Path) -> tuple[int, Counter[str]]:
+    """One process under ``-X importtime``: the modules imported, and the import time (self,
+    microseconds) summed per top-level package."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "anonsql", *argv[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=True,
+    )
+    packages: Counter[str] = Counter()
+    modules = 0
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        own, _, name = line.removeprefix("import time:").split("|")
+        packages[name.strip().split(".")[0]] += int(own)
+        modules += 1
+    return modules, packages
+
+
+def step_profile(argv: list[str], cwd: Path, out: Path) -> dict[str, tuple[float, int]]:
+    """One process under cProfile: per step of :data:`STEPS`, cumulative ms and calls."""
+    import pstats
+
+    subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "anonsql", *argv[1:]],
+        cwd=cwd,
+        capture_output=True,
+        env=child_env(),
+        check=True,
+    )
+    stats: dict[Any, Any] = pstats.Stats(str(out)).stats  # type: ignore[attr-defined]
+    found: dict[str, tuple[float, int]] = {}
+    for (path, _, function), (_, calls, _, cumulative, _) in stats.items():
+        for name, where in STEPS:
+            if function == name and path.endswith(where):
+                label = "partition (the algorithm)" if name == "partition" else name
+                found[label] = (cumulative * 1000, calls)
+    imports = [c for (path, _, f), (_, _, _, c, _) in stats.items() if f == "_find_and_load"]
+    found["imports (_find_and_load)"] = (max(imports, default=0.0) * 1000, 1)
+    found["whole process"] = (max(c for (_, _, _, c, _) in stats.values()) * 1000, 1)
+    return found
+
+
+def profile_size(rows: int, only: list[str] | None) -> None:
+    """Print the start-up profile of each anonsql configuration (one process each)."""
+    with tempfile.TemporaryDirectory(prefix="anonsql-arx-") as tmp:
+        folder = Path(tmp)
+        db, source = prepare_duckdb(folder, rows)
+        pristine = folder / "pristine.duckdb"
+        shutil.copy(db, pristine)
+        for name, spec in specs(db, source, bool(rows)).items():
+            if only and not any(o in name for o in only):
+                continue
+            path = folder / (name.replace(" ", "_").replace("%", "pct") + ".yaml")
+            path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+            argv = ["anonsql", "run", "--quiet", "--json", str(path)]
+            shutil.copy(pristine, db)
+            subprocess.run(  # writes the bytecode the measured processes reuse
+                [sys.executable, "-m", "anonsql", *argv[1:]],
+                cwd=folder,
+                env=child_env(),
+                capture_output=True,
+                check=True,
+            )
+            shutil.copy(pristine, db)
+            modules, packages = import_profile(argv, folder)
+            shutil.copy(pristine, db)
+            steps = step_profile(argv, folder, folder / "run.prof")
+            print(f"## {name} (rows={rows or 'adult'})")
+            total = sum(packages.values()) / 1000
+            print(f"imports: {modules} modules, {total:.0f} ms (-X importtime, self times)")
+            for package, us in packages.most_common(12):
+                print(f"  {package:20s} {us / 1000:7.1f} ms")
+            print("steps (cProfile, cumulative ms, calls):")
+            for label, (ms, calls) in sorted(steps.items(), key=lambda item: -item[1][0]):
+                print(f"  {label:28s} {ms:8.1f} ms {calls:6d}")
 
 
 def run_size(rows: int, repeat: int, only: list[str] | None) -> list[dict[str, Any]]:
@@ -214,7 +338,12 @@ def main() -> None:
     parser.add_argument("--rows", type=float, nargs="+", default=[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=None, help="configs whose name contains")
+    parser.add_argument("--profile", action="store_true", help="the start-up profile instead")
     args = parser.parse_args()
+    if args.profile:
+        for rows in args.rows:
+            profile_size(int(rows), args.only)
+        return
     rows_all = []
     for rows in args.rows:
         rows_all.extend(run_size(int(rows), args.repeat, args.only))
