@@ -60,7 +60,7 @@ def timed_run(engine: Engine, spec: dict[str, Any]) -> dict[str, Any]:
     result = api.run(spec, engine=engine)
     seconds = time.perf_counter() - start
     spent = {k: v - profiled.get(k, 0.0) for k, v in template_times().items()}
-    top = sorted(((v, k) for k, v in spent.items() if v > 0.05), reverse=True)[:12]
+    top = sorted(((v, k) for k, v in spent.items() if v > 0.02), reverse=True)[:40]
     if top:
         print("  top templates: " + ", ".join(f"{k} {v:.2f}" for v, k in top), file=sys.stderr)
     certificate = result.certificate
