@@ -326,7 +326,8 @@ class SparkEngine(Engine):
         schema = relation.schema or self.current_schema()
         return str(exp.table_(relation.name, db=schema, quoted=True).sql(dialect=self.dialect))
 
-    # The catalog is read through Spark's Catalog API (Spark SQL has no information_schema).
+    # The catalog is read through Spark's Catalog API and SHOW commands (Spark SQL has no
+    # information_schema).
     def columns(self, relation: TableName) -> list[ColumnInfo] | None:
         if self.relation_kind(relation) is None:
             return None
