@@ -45,6 +45,8 @@ class JobCounter:
         self.by_phase: Counter[str] = Counter()
         self.seconds_by_shape: Counter[str] = Counter()
         self.seconds_by_phase: Counter[str] = Counter()
+        #: (phase, shape, jobs, seconds) of each statement or driver call, in order
+        self.timeline: list[tuple[str, str, int, float]] = []
 
     def jobs(self) -> int:
         ids = self.tracker.getJobIdsForGroup(None)
@@ -52,18 +54,37 @@ class JobCounter:
 
     def settle(self) -> None:
         now = self.jobs()
-        self.by_shape[self.shape] += now - self.last
-        self.by_phase[self.phase] += now - self.last
+        jobs = now - self.last
+        self.by_shape[self.shape] += jobs
+        self.by_phase[self.phase] += jobs
         self.last = now
         clock = time.perf_counter()
         self.seconds_by_shape[self.shape] += clock - self.clock
         self.seconds_by_phase[self.phase] += clock - self.clock
+        self.timeline.append((self.phase, self.shape, jobs, clock - self.clock))
         self.clock = clock
 
     def statement(self, sql: str) -> None:
         self.settle()
         self.shape = _shape(sql)
         self.statements_by_shape[self.shape] += 1
+
+    def call(self, label: str) -> None:
+        """A driver call that may start jobs without sending a statement (an Arrow load, a
+        catalog listing): its jobs are its own, not the previous statement's."""
+        self.settle()
+        self.shape = label
+        self.statements_by_shape[label] += 0
+
+    def wrap(self, engine: Any, names: tuple[str, ...]) -> None:
+        for name in names:
+            method = getattr(engine, name)
+
+            def wrapped(*args: Any, __method: Any = method, __name: str = name, **kw: Any) -> Any:
+                self.call(f"({__name})")
+                return __method(*args, **kw)
+
+            setattr(engine, name, wrapped)
 
     def progress(self, message: str) -> None:
         self.settle()
@@ -88,6 +109,13 @@ def main() -> None:
     parser.add_argument("--max-rows-in-memory", type=int, default=None)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument(
+        "--timeline",
+        type=float,
+        default=None,
+        help="also list, in order, every statement or "
+        "driver call that started a job or took at least this many seconds",
+    )
+    parser.add_argument(
         "--conf", action="append", default=[], help="a Spark setting for the run: key=value"
     )
     args = parser.parse_args()
@@ -101,6 +129,7 @@ def main() -> None:
         spec["engine"] = "spark"
         counter = JobCounter(engine)
         engine.listeners.append(counter.statement)
+        counter.wrap(engine, ("load_arrow", "_relations", "_schemas", "columns"))
         load = os.getloadavg()[0]
         start = counter.clock = time.perf_counter()
         result = api.run(spec, engine=engine, progress=counter.progress)
@@ -141,6 +170,11 @@ def main() -> None:
                     for s, t in counter.seconds_by_shape.most_common(args.top)
                 ],
                 "verified": result.certificate["verified"],
+                "timeline": [
+                    f"{phase} | {shape} | {jobs} jobs | {seconds:.2f} s"
+                    for phase, shape, jobs, seconds in counter.timeline
+                    if args.timeline is not None and (jobs or seconds >= args.timeline)
+                ],
             },
             indent=1,
         )

@@ -246,11 +246,14 @@ class Layout(ABC, Generic[F]):
         """The privacy checks of a release of this layout, on what analysts query or on the
         unguarded released rows."""
 
-    def checks(self, names: OutputNames) -> list[PlannedCheck]:
-        """The publish gate's checks: on the unguarded released rows."""
+    def checks(self, names: OutputNames, kind: str = "VIEW") -> list[PlannedCheck]:
+        """The publish gate's checks: on the unguarded released rows. A release published as
+        tables (``kind`` TABLE) has no guard: what analysts query is a copy of those rows,
+        checked as it is, instead of computing the released views' rows again."""
         person = self.workspace.person.column if self.workspace.person else None
+        relations: CheckedRelations = "published" if kind == "TABLE" else "released"
         return self.planned_checks(
-            names, self.qids, self.workspace.models, person, relations="released"
+            names, self.qids, self.workspace.models, person, relations=relations
         )
 
     @abstractmethod

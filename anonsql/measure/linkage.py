@@ -356,17 +356,20 @@ def release_linkage(
 
 def built_target(release: BuiltRelease) -> LinkageTarget:
     """The linkage measures' view of a release being published: its unguarded released rows
-    (grouped once by the publish step where it could, ``release.refined``), the source as the
-    run read it, the layout's gate checks."""
+    (grouped once by the publish step where it could, ``release.refined``; a release published
+    as tables is read as its tables, which hold those rows), the source as the run read it,
+    the layout's gate checks."""
     staged, built = release.staged, release.built
     columns = linkage_columns(staged.resolved.spec, exposure_columns(staged))
+    # the relation the gate's checks read (Layout.checks): a frozen table is checked as it is
+    relation = built.main if release.kind == "TABLE" else built.released
     return LinkageTarget(
         engine=release.engine,
-        relation=built.released,
+        relation=relation,
         source=built.source,
         nodes=built.hierarchy_nodes,
         qids=tuple(CoveredQid(d.column, d.is_numeric) for d in staged.workspace.dimensions),
-        checks=tuple(release.layout.checks(built)),
+        checks=tuple(release.layout.checks(built, release.kind)),
         columns=columns,
         grouped=release.refined,
     )

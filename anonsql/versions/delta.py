@@ -39,6 +39,7 @@ from anonsql.resolve import Resolved
 from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
+from anonsql.sql.relations import Relation
 from anonsql.versions.checksum import checksum
 from anonsql.versions.names import KEY_HASH, KEY_ORD, VersionNames
 from anonsql.versions.status import last_version
@@ -63,8 +64,8 @@ class Previous:
 
 @dataclass(frozen=True)
 class Delta:
-    """A versioned run's inputs: the new version's number, the scratch tables of the source's
-    keyed rows and of the batch to partition, and the classes whose deletions apply."""
+    """A versioned run's inputs: the new version's number, the scratch tables of the batch to
+    partition and of the pending deletions, and the classes whose deletions apply."""
 
     names: VersionNames
     run_id: str
@@ -72,7 +73,6 @@ class Delta:
     previous: Previous | None
     #: The spec as resolved on the whole source (the certificate's).
     original: Resolved
-    keyed: TableName
     #: Rows waiting for a class (new since the last version, and held back by it).
     batch: TableName
     batch_rows: int
@@ -228,28 +228,33 @@ def _delta(
         return TableName(f"v_{kind}", work_schema(run_id))
 
     keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
-    keyed = table("keyed")
-    engine.run(
-        "versions/keyed",
-        target=keyed,
-        source=resolved.source,
-        columns=[c.name for c in resolved.catalog],
-        **keys,
-    )
-    rows, value = engine.query("versions/checksum", keyed=keyed, **keys)[0]
-    checksum = f"{int(rows)}:{int(value)}"
+    columns = [c.name for c in resolved.catalog]
+    sums = _key_sums(engine, resolved.source, columns=columns)
+    checksum = f"{sums[0]}:{sums[1]}"
     history = names.history if previous is not None else None
-    batch = table("batch")
-    engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
+    batch, deleted = table("batch"), table("deleted")
+    if history is None or not _changed_by_key(engine, resolved, history, sums, batch, deleted):
+        # the exact path: every source row keyed (its ordinal among identical rows counted)
+        keyed = table("keyed")
+        engine.run("versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys)
+        engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
+        if history is not None:
+            engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
     batch_rows = engine.count_rows(batch)
-    deleted = applied = None
+    applied: TableName | None = None
     pending = applied_rows = 0
     if history is not None:
-        deleted = table("deleted")
-        engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
         pending = engine.count_rows(deleted)
         remaining = table("remaining")
-        engine.run("versions/remaining", target=remaining, history=history, deleted=deleted, **keys)
+        read = sorted({c for m in resolved.models if (c := m.sensitive_column) is not None})
+        engine.run(
+            "versions/remaining",
+            target=remaining,
+            history=history,
+            deleted=deleted,
+            columns=read,
+            **keys,
+        )
         applied = table("applied")
         renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
         refusals = [
@@ -275,17 +280,81 @@ def _delta(
         version=(previous.version + 1) if previous is not None else 1,
         previous=previous,
         original=resolved,
-        keyed=keyed,
         batch=batch,
         batch_rows=batch_rows,
         placing=placing,
-        deleted=deleted,
+        deleted=deleted if history is not None else None,
         pending_deletions=pending,
         applied=applied,
         applied_deletions=applied_rows,
         checksum=checksum,
         replaced=None,
     )
+
+
+def _key_sums(
+    engine: Engine,
+    relation: Relation,
+    *,
+    columns: Sequence[str] = (),
+    published: bool = False,
+) -> tuple[int, int, int]:
+    """Rows and two sums of their row keys modulo primes (``versions/key_sums``): of the
+    source's rows hashed (``columns``), or of a keyed relation's."""
+    n, first, second = engine.query(
+        "versions/key_sums",
+        relation=relation,
+        columns=list(columns),
+        published=published,
+        key_hash=KEY_HASH,
+    )[0]
+    return int(n), int(first), int(second)
+
+
+def _changed_by_key(
+    engine: Engine,
+    resolved: Resolved,
+    history: TableName,
+    source: tuple[int, int, int],
+    batch: TableName,
+    deleted: TableName,
+) -> bool:
+    """The batch and the pending deletions found by row hash alone (``versions/new_rows``,
+    ``versions/gone_rows``): two anti-joins, where the exact path first copies the whole source
+    with each row's key and ordinal among identical rows.
+
+    They are exact when every hash found on both sides has as many source rows as published
+    rows; then the rows and key sums (``source``'s, :func:`_key_sums`) of the source less the
+    batch equal those of the published rows less the deletions. When they do not (a copy of a
+    published row was added or removed), the tables are dropped and False sends the caller to
+    the exact path. Were such changes to cancel out in the count and in both sums, rows would
+    stay unshown or go on being served, never be shown in a class of their own: staleness, not
+    a disclosure."""
+    columns = [c.name for c in resolved.catalog]
+    keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+    engine.run(
+        "versions/new_rows",
+        target=batch,
+        source=resolved.source,
+        history=history,
+        columns=columns,
+        **keys,
+    )
+    engine.run(
+        "versions/gone_rows",
+        target=deleted,
+        history=history,
+        source=resolved.source,
+        columns=columns,
+        **keys,
+    )
+    published = _key_sums(engine, history, published=True)
+    new, gone = _key_sums(engine, batch), _key_sums(engine, deleted)
+    if all(s - n == p - g for s, n, p, g in zip(source, new, published, gone, strict=True)):
+        return True
+    engine.drop(batch)
+    engine.drop(deleted)
+    return False
 
 
 def _forms_a_class(

@@ -1,7 +1,10 @@
-{# The rows of ``source`` with their row key: a hash of every source column and an ordinal
+{# The row key of a source row: a hash of every source column (``row_hash``), and an ordinal
    among identical rows, so duplicates count (docs/releases.md). #}
+{% macro row_hash(prefix, columns) -%}
+HASH({% for c in columns %}{{ prefix }}{{ c | ident }}{{ ", " if not loop.last }}{% endfor %})
+{%- endmacro %}
 {% macro keyed(source, columns, key_hash, key_ord) -%}
 SELECT s.*, k.h AS {{ key_hash | ident }}, ROW_NUMBER() OVER (PARTITION BY k.h) AS {{ key_ord | ident }}
 FROM {{ source | qname }} AS s
-CROSS JOIN LATERAL (SELECT HASH({% for c in columns %}s.{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}) AS h) AS k
+CROSS JOIN LATERAL (SELECT {{ row_hash('s.', columns) }} AS h) AS k
 {%- endmacro %}

@@ -1,6 +1,8 @@
-{# The rows a class with pending deletions keeps once they are applied. #}
+{# The rows a class with pending deletions keeps once they are applied: the class, the key and
+   the ``columns`` the models' refusal queries read (versions/applied), not the whole rows. #}
 CREATE TABLE {{ target | qname }} AS
-SELECT h.*
+SELECT h.__anonsql_class_id, h.{{ key_hash | ident }}, h.{{ key_ord | ident }}{% for c in columns %}, h.{{ c | ident }}{% endfor %}
+
 FROM {{ history | qname }} AS h
 WHERE h.__anonsql_state = 'published'
   AND h.__anonsql_class_id IN (SELECT d.__anonsql_class_id FROM {{ deleted | qname }} AS d)

@@ -100,6 +100,7 @@ def test_building_arrays_does_not_import_pandas() -> None:
         "arrow.table({'a': np.arange(3), 'b': ['x', None, 'z'], 'c': [1, None, 3],\n"
         "             'd': np.array([True, False, True]), 'e': [0.5, 1.5, None]})\n"
         "arrow.array(np.arange(3, dtype=np.int64), pa.int32())\n"
+        "arrow.array([None, None], pa.float64()); arrow.array([None, None])\n"
         "print('pandas' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

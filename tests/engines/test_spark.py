@@ -106,6 +106,13 @@ def test_catalog(spark: Engine) -> None:
     assert spark.relation_kind(TableName("people", "nowhere")) is None
     probed = [table, TableName("people", "nowhere"), TableName("missing", table.schema)]
     assert spark.relation_kinds(probed) == {table: "table", probed[1]: None, probed[2]: None}
+    # listed by SHOW commands (no Spark job): views told from tables, temporary views left out
+    view = TableName("people_view", table.schema)
+    spark.run("publish/point_view", target=view, source=table)
+    spark.spark.range(1).createOrReplaceTempView("people_temporary")  # type: ignore[attr-defined]
+    assert spark.relation_kinds([table, view]) == {table: "table", view: "view"}
+    assert spark.relations_starting_with(str(table.schema), "people") == ["people", "people_view"]
+    assert spark.schema_exists(str(table.schema)) and not spark.schema_exists("nowhere")
 
 
 def test_database_must_be_a_master_url_or_connect_address() -> None:

@@ -295,3 +295,18 @@ def test_several_rows_per_person(engine: Engine, tmp_path: Path) -> None:
     assert any(w.startswith("k counts rows, acknowledged") for w in rows.warnings())
     checked = api.check(engine, "anon.visits", ["age", "city"], [{"k_anonymity": {"k": 5}}])
     assert checked.counted.startswith("rows")
+
+
+def test_a_column_splitting_the_classes_of_a_table_release(engine: Engine) -> None:
+    """A frozen table's gate checks the table analysts query (not the released view it was
+    copied from), refined classes included: a published column splitting the classes below k
+    refuses it as it refuses a live view."""
+    source = ages()
+    source["half"] = [i % 2 for i in range(len(source))]
+    load(engine, source)
+    for materialize in ("table", "live"):
+        spec = ages_spec(half={"role": "insensitive"})
+        spec["output"]["materialize"] = materialize
+        error = refusal(engine, spec)
+        (finding,) = [f for f in error.findings if f.model]
+        assert finding.columns == ("half",) and finding.classes > 0

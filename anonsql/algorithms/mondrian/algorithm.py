@@ -106,11 +106,12 @@ class MondrianOptions(Options):
     #: Python's memory stays bounded however large the table; all pending partitions are
     #: handled at once whenever they are fewer.
     max_partitions_per_round: int = Field(default=20_000, ge=1)
-    #: ``auto``: the better of ``gain_ratio`` and ``widest`` when the rounds run in memory, else
-    #: ``gain_ratio``; ``gain_ratio``: the largest loss reduction per bit of the split; ``loss``:
-    #: the allowed split whose parts lose the least information (NCP); ``widest``: the paper's
-    #: widest normalized range; ``workload``: the split whose parts straddle the spec's
-    #: ``workload:`` queries the least (LeFevre et al., KDD 2006; see ``split_choice``).
+    #: ``auto``: the best of ``gain_ratio``, ``widest`` and ``loss`` when the rounds run in
+    #: memory, else ``gain_ratio``; ``gain_ratio``: the largest loss reduction per bit of the
+    #: split; ``loss``: the allowed split whose parts lose the least information (NCP);
+    #: ``widest``: the paper's widest normalized range; ``workload``: the split whose parts
+    #: straddle the spec's ``workload:`` queries the least (LeFevre et al., KDD 2006; see
+    #: ``split_choice``).
     split: SplitRule = "auto"
     #: FD-aware splits (anonsql's extension of Gorla 2019): when the split dimension is chosen,
     #: the normalized width of a quasi-identifier is multiplied by this weight once per
@@ -239,7 +240,7 @@ class _MondrianRun:
         #: ``auto`` compares these rules' partitionings when the rounds run in memory from the
         #: start, and otherwise applies the first
         self.rules: tuple[ChooserRule, ...] = (
-            ("gain_ratio", "widest") if options.split == "auto" else (options.split,)
+            ("gain_ratio", "widest", "loss") if options.split == "auto" else (options.split,)
         )
         self.chooser = SplitChooser(self.rules[0], self.losses, imprecision)
         self.sa_columns = [s.column for s in ws.sensitive]

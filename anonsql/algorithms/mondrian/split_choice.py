@@ -15,10 +15,11 @@ Split rules (``MondrianOptions.split``):
   ``loss`` rule is greedy for the immediate reduction, so it favours many-way categorical splits
   that spend several halvings of the partition on one dimension at once; dividing by the bits
   the split spends compares a ten-way split with 3.3 median splits. Ties: ``loss``, then widest.
-* ``auto`` (the default) — the run partitions with ``gain_ratio`` and with ``widest`` and keeps
-  the partitioning with the lower NCP when its rounds run in memory from the start (the working
-  rows, or their weighted distinct vectors, at most ``max_rows_in_memory``); otherwise
-  ``gain_ratio``. The mondrian algorithm handles it; a :class:`SplitChooser` applies one rule.
+* ``auto`` (the default) — the run partitions with ``gain_ratio``, with ``widest`` and with
+  ``loss`` and keeps the partitioning with the lowest NCP when its rounds run in memory from the
+  start (the working rows, or their weighted distinct vectors, at most ``max_rows_in_memory``),
+  so it is never worse than any of them there; otherwise ``gain_ratio``. The mondrian
+  algorithm handles it; a :class:`SplitChooser` applies one rule.
 * ``workload`` — the allowed split whose parts are imprecise for the fewest rows of the spec's
   workload queries (:mod:`.workload_split`, after LeFevre, DeWitt and Ramakrishnan,
   "Workload-aware anonymization", KDD 2006), ties broken by the loss rule. It reads the same

@@ -276,14 +276,14 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
-def _adult_slice(engine: Engine) -> None:
+def _adult_slice(engine: Engine, rows: int = ADULT_ROWS) -> None:
     from pyarrow import csv as pa_csv
 
     data = pa_csv.read_csv(sample_csv("adult"), parse_options=pa_csv.ParseOptions(delimiter=";"))
     engine.ensure_schema("main")
     table = TableName("adult", "main")
     engine.drop(table)
-    engine.load_arrow(table, data.slice(0, ADULT_ROWS))
+    engine.load_arrow(table, data.slice(0, rows))
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
@@ -383,21 +383,28 @@ def test_medians_by_counts_and_by_sorting_agree(
     assert in_memory._median(values, weights, group, totals).tolist() == expected
 
 
-def test_auto_keeps_the_better_of_gain_ratio_and_widest(engine: Engine) -> None:
-    """``split: auto`` partitions with both rules in memory and publishes the lower NCP: its
-    release is the one that rule gives alone; held to the NCP recomputed by the metric."""
+@pytest.mark.parametrize(("rows", "k"), [(ADULT_ROWS, 10), (2000, 2)])
+def test_auto_keeps_the_best_of_gain_ratio_widest_and_loss(
+    engine: Engine, rows: int, k: int
+) -> None:
+    """``split: auto`` partitions with each rule in memory and publishes the lowest NCP: its
+    release is the one that rule gives alone; held to the NCP recomputed by the metric. On the
+    first 2,000 rows at k = 2 ``loss`` is the best of the three (a case ``auto`` once missed)."""
     if engine.name == "spark":
-        pytest.skip("three releases of the slice take minutes on Spark")
-    _adult_slice(engine)
+        pytest.skip("four releases of the slice take minutes on Spark")
+    _adult_slice(engine, rows)
     results = {}
-    for rule in ("auto", "gain_ratio", "widest"):
-        spec = adult_spec(":memory:", acknowledged=True, name=f"adult_{rule}")
+    rules = ("gain_ratio", "widest", "loss")
+    for rule in ("auto", *rules):
+        spec = adult_spec(":memory:", acknowledged=True, name=f"adult_{rule}", k=k)
         spec["columns"]["class"] = {"role": "sensitive", "acknowledge_linked": True}
         spec["algorithm"] = {"mondrian": {"split": rule}}
         result = api.run(spec, engine=engine)
         published = sorted(engine.query("select_all", relation=result.names.main), key=repr)
         results[rule] = (result.metric("ncp"), published)
-    best = min(("gain_ratio", "widest"), key=lambda r: results[r][0])
+    best = min(rules, key=lambda r: results[r][0])
+    if k == 2:
+        assert best == "loss", {r: results[r][0] for r in rules}
     assert results["auto"][0] == pytest.approx(results[best][0])
     assert results["auto"][1] == results[best][1]
-    assert results["auto"][0] <= min(results["gain_ratio"][0], results["widest"][0]) + 1e-9
+    assert results["auto"][0] <= min(results[r][0] for r in rules) + 1e-9

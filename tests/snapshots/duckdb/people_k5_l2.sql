@@ -59,12 +59,16 @@ ATTACH ':memory:' AS "anonsql_work_RUN";
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
+SELECT COUNT(*) AS n,
+  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+FROM (
+  SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s
+) AS k;
 CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
 SELECT s.*, k.h AS "__anonsql_row_hash", ROW_NUMBER() OVER (PARTITION BY k.h) AS "__anonsql_row_ord"
 FROM "main"."people" AS s
 CROSS JOIN LATERAL (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h) AS k;
-SELECT COUNT(*) AS n, COALESCE(SUM(k."__anonsql_row_hash" % 1000000007), 0) AS checksum
-FROM "anonsql_work_RUN"."v_keyed" AS k;
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT k.*
 FROM "anonsql_work_RUN"."v_keyed" AS k;

@@ -851,13 +851,13 @@ GROUP BY "age", "gender", "zip";
 SELECT COUNT(*) FROM (
 WITH members AS (
   SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
-  FROM "anon_private"."visits__released" AS r
+  FROM "anon"."visits" AS r
 ),
 fingerprints AS (
   SELECT person, ARRAY_AGG(item ORDER BY item) AS fp
   FROM (
     SELECT DISTINCT "pid" AS person, "disease" AS item
-    FROM "anon_private"."visits__released" AS r
+    FROM "anon"."visits" AS r
   ) AS items
   GROUP BY person
 ),
@@ -887,7 +887,7 @@ WHERE top_persons * 3 > class_persons
 SELECT COUNT(*) FROM (
 WITH members AS (
   SELECT DISTINCT "pid" AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2"
-  FROM "anon_private"."visits__released" AS r
+  FROM "anon"."visits" AS r
 )
 SELECT person, COUNT(*) AS qid_vectors
 FROM members
@@ -897,7 +897,7 @@ HAVING COUNT(*) > 1
 SELECT COUNT(*) FROM (
 WITH people AS (
   SELECT ROW_NUMBER() OVER () AS person, "age" AS "q0", "gender" AS "q1", "zip" AS "q2", "disease" AS fp
-  FROM "anon_private"."visits__released_by_person" AS r
+  FROM "anon"."visits__by_person" AS r
 ),
 members AS (
   SELECT person, "q0", "q1", "q2" FROM people

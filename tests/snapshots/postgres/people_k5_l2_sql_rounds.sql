@@ -91,6 +91,19 @@ WHERE
     table_schema = 'anon_private' AND table_name IN ('people__versions')
   );
 
+SELECT
+  COUNT(*) AS n,
+  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+FROM (
+  SELECT
+    HASHTEXTEXTENDED(
+      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+      0
+    ) AS h
+  FROM "main"."people" AS s
+) AS k;
+
 CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
 SELECT
   s.*,
@@ -104,11 +117,6 @@ CROSS JOIN LATERAL (
       0
     ) AS h
 ) AS k;
-
-SELECT
-  COUNT(*) AS n,
-  COALESCE(SUM(k."__anonsql_row_hash" % 1000000007), 0) AS checksum
-FROM "anonsql_work_RUN"."v_keyed" AS k;
 
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT

@@ -2174,7 +2174,7 @@ FROM (
       "age" AS "q0",
       "gender" AS "q1",
       "zip" AS "q2"
-    FROM "anon_private"."visits__released" AS r
+    FROM "anon"."visits" AS r
   ), fingerprints AS (
     SELECT
       person,
@@ -2183,7 +2183,7 @@ FROM (
       SELECT DISTINCT
         "pid" AS person,
         "disease" AS item
-      FROM "anon_private"."visits__released" AS r
+      FROM "anon"."visits" AS r
     ) AS items
     GROUP BY
       person
@@ -2247,7 +2247,7 @@ FROM (
       "age" AS "q0",
       "gender" AS "q1",
       "zip" AS "q2"
-    FROM "anon_private"."visits__released" AS r
+    FROM "anon"."visits" AS r
   )
   SELECT
     person,
@@ -2269,7 +2269,7 @@ FROM (
       "gender" AS "q1",
       "zip" AS "q2",
       "disease" AS fp
-    FROM "anon_private"."visits__released_by_person" AS r
+    FROM "anon"."visits__by_person" AS r
   ), members AS (
     SELECT
       person,

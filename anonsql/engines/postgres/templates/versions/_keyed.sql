@@ -1,6 +1,9 @@
-{# The rows of ``source`` with their row key (PostgreSQL's own row hash). #}
+{# The row key of a source row (PostgreSQL's own row hash): see sql_templates/versions/_keyed.sql. #}
+{% macro row_hash(prefix, columns) -%}
+HASHTEXTEXTENDED(CAST(ROW({% for c in columns %}{{ prefix }}{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}) AS TEXT), 0)
+{%- endmacro %}
 {% macro keyed(source, columns, key_hash, key_ord) -%}
 SELECT s.*, k.h AS {{ key_hash | ident }}, ROW_NUMBER() OVER (PARTITION BY k.h) AS {{ key_ord | ident }}
 FROM {{ source | qname }} AS s
-CROSS JOIN LATERAL (SELECT HASHTEXTEXTENDED(CAST(ROW({% for c in columns %}s.{{ c | ident }}{{ ", " if not loop.last }}{% endfor %}) AS TEXT), 0) AS h) AS k
+CROSS JOIN LATERAL (SELECT {{ row_hash('s.', columns) }} AS h) AS k
 {%- endmacro %}

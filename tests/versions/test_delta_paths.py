@@ -1,0 +1,97 @@
+"""A new version finds its batch and its pending deletions by row hash alone (two anti-joins)
+and falls back to keying every source row when a copy of a published row was added or removed
+(anonsql.versions.delta). Both paths must give the same history: checked here by running the
+same changes with the fast path on and forced off, on every engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from helpers import load_people, people_spec
+
+from anonsql import api
+from anonsql.engines import Engine
+from anonsql.sql import TableName
+from anonsql.versions import delta
+
+K = 5
+HISTORY = TableName("people__history", "anon_private")
+KEYS = ["__anonsql_row_hash", "__anonsql_row_ord", "__anonsql_state", "__anonsql_until"]
+
+
+def history(engine: Engine) -> list[tuple[str, ...]]:
+    frame: pd.DataFrame = engine.query_arrow("select_all", relation=HISTORY).to_pandas()
+    return sorted(tuple(str(v) for v in row) for row in frame[KEYS].itertuples(index=False))
+
+
+def copies(engine: Engine, n: int) -> None:
+    """``n`` more identical copies of the row named 'person 2' (kept aside as ``main.twin``)."""
+    engine.execute("CREATE TABLE main.twin AS SELECT * FROM main.people WHERE name = 'person 2'")
+    for _ in range(n):
+        engine.execute("INSERT INTO main.people SELECT * FROM main.twin")
+
+
+def one_copy_left(engine: Engine) -> None:
+    engine.execute("DELETE FROM main.people WHERE name = 'person 2'")
+    engine.execute("INSERT INTO main.people SELECT * FROM main.twin")
+
+
+def changes(engine: Engine) -> list[Callable[[], None]]:
+    return [
+        # new people only: the fast path
+        lambda: engine.execute(
+            "INSERT INTO main.people SELECT 'new ' || name, age, city, income, disease, note "
+            "FROM main.people WHERE name LIKE 'person 1%'"
+        ),
+        # copies of a published row: the hash is on both sides with more source rows
+        lambda: copies(engine, 2 * K),
+        # deletions of other people: the fast path again
+        lambda: engine.execute("DELETE FROM main.people WHERE name LIKE 'person 3%'"),
+        # all copies of that row removed but one: fewer source rows than published
+        lambda: one_copy_left(engine),
+    ]
+
+
+def versions(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, fast: bool
+) -> tuple[list[list[tuple[str, ...]]], list[bool]]:
+    taken: list[bool] = []
+    original = delta._changed_by_key
+
+    def spy(*args: Any, **kwargs: Any) -> bool:
+        found = fast and original(*args, **kwargs)
+        taken.append(found)
+        return found
+
+    monkeypatch.setattr(delta, "_changed_by_key", spy)
+    load_people(engine)
+    # the copies are one person's rows: certified as rows, knowingly
+    spec = people_spec(tmp_path, k=K, record_level="acknowledged")
+    api.run(spec, engine=engine)
+    kept = [history(engine)]
+    for change in changes(engine):
+        change()
+        api.run(spec, engine=engine)
+        kept.append(history(engine))
+    assert api.check_output(engine, "anon.people").holds
+    return kept, taken
+
+
+def test_both_paths_give_the_same_history(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast, taken = versions(engine, tmp_path, monkeypatch, fast=True)
+    # the copies added and removed send the run to the exact path; the others do not
+    assert taken == [True, False, True, False]
+    engine.execute("DROP SCHEMA anon CASCADE")
+    engine.execute("DROP SCHEMA anon_private CASCADE")
+    engine.drop_existing([TableName("people", "main"), TableName("twin", "main")])
+    exact, forced = versions(engine, tmp_path, monkeypatch, fast=False)
+    assert forced == [False] * 4
+    assert fast == exact
+    # the copies were published (a class of their own) and most left again
+    assert fast[2] != fast[1] and fast[4] != fast[3]
