@@ -1,6 +1,8 @@
-"""What the guard costs an analyst: typical queries on a guarded live view, beside the same
-queries on the unguarded released view (private, what the guard reads) and on a frozen table
-(``materialize: table``), over synthetic Adult-like rows.
+"""What analysts pay per query (issue 33, part 2; the guard of issue 11): typical queries on
+the default release (``materialize: view``, a view of the certified version's private table),
+beside the same queries on a frozen table (``materialize: table``), on the guarded live view
+(the ``materialize: live`` opt-in) and on the unguarded live join it reads (private), over
+synthetic Adult-like rows.
 
     python bench/guard_cost.py --rows 1000000                   # DuckDB
     python bench/guard_cost.py --rows 1000000 --engine postgres # PostgreSQL 15 (starts a server)
@@ -75,24 +77,25 @@ SETUPS: dict[str, list[dict[str, Any]]] = {
 
 def measure(engine: Engine, db: str, repeat: int, say: Callable[[str], None]) -> list[str]:
     lines = [
-        "| models | query | frozen table (s) | unguarded view (s) | guarded view (s) "
-        "| guarded / unguarded | guarded / table |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| models | query | frozen table (s) | release, default (s) | live join, private (s) "
+        "| guarded live view (s) | release / table | guarded live / table |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for label, models in SETUPS.items():
         say(f"publishing: {label}")
         view = api.run(spec_for(db, models, "view", "adult_v"), engine=engine)
         table = api.run(spec_for(db, models, "table", "adult_t"), engine=engine)
-        names: OutputNames = view.names
-        released = names.companion("released")
+        live = api.run(spec_for(db, models, "live", "adult_l"), engine=engine)
+        names: OutputNames = live.names
         for query, sql in QUERIES.items():
             say(f"  {query}")
             t_table = timed(engine, sql.format(r=_q(table.names.main)), repeat)
-            t_released = timed(engine, sql.format(r=_q(released)), repeat)
+            t_view = timed(engine, sql.format(r=_q(view.names.main)), repeat)
+            t_released = timed(engine, sql.format(r=_q(names.companion("released"))), repeat)
             t_guarded = timed(engine, sql.format(r=_q(names.main)), repeat)
             lines.append(
-                f"| {label} | {query} | {t_table:.3f} | {t_released:.3f} | {t_guarded:.3f} "
-                f"| {t_guarded / t_released:.2f} | {t_guarded / t_table:.2f} |"
+                f"| {label} | {query} | {t_table:.3f} | {t_view:.3f} | {t_released:.3f} "
+                f"| {t_guarded:.3f} | {t_view / t_table:.2f} | {t_guarded / t_table:.2f} |"
             )
     return lines
 
