@@ -56,7 +56,7 @@ def timed(engine: Engine, sql: str, repeat: int) -> float:
 
 
 def spec_for(db: str, models: list[dict[str, Any]], materialize: str, name: str) -> dict[str, Any]:
-    spec = adult_spec(db, k=10, name=name)
+    spec = adult_spec(db, k=10, name=name, acknowledged=True)
     spec["source"] = "main.adult_synth"
     kept = {*ADULT_QIDS, "class"}
     spec["columns"] = {c: v for c, v in spec["columns"].items() if c in kept}
