@@ -233,13 +233,15 @@ def _delta(
     checksum = f"{sums[0]}:{sums[1]}"
     history = names.history if previous is not None else None
     batch, deleted = table("batch"), table("deleted")
-    if history is None or not _changed_by_key(engine, resolved, history, sums, batch, deleted):
-        # the exact path: every source row keyed (its ordinal among identical rows counted)
+    if history is None:
+        # a new history places every source row, keyed (its ordinal among identical rows)
+        engine.run("versions/keyed", target=batch, source=resolved.source, columns=columns, **keys)
+    elif not _changed_by_key(engine, resolved, history, sums, batch, deleted):
+        # the exact path: every source row keyed, then compared with the history's
         keyed = table("keyed")
         engine.run("versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys)
         engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
-        if history is not None:
-            engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+        engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
     batch_rows = engine.count_rows(batch)
     applied: TableName | None = None
     pending = applied_rows = 0

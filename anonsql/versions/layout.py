@@ -38,55 +38,32 @@ class VersionedRecordLayout(RecordLayout):
         e.run("publish/source_view", target=names.source, source=d.original.source)
         qids = set(self.qids)
         columns = [{"name": c, "qid": c in qids} for c in d.columns]
-        placed, working_table = e.transaction_work(TableName("v_placed", d.work_schema))
-        offset = (
-            int(e.query("versions/max_class", history=vn.history)[0][0]) if d.history_exists else 0
-        )
-        e.run(
-            "versions/placed",
-            target=placed,
-            batch=d.placing,
-            recoding=names.recoding,
-            columns=columns,
-            dims=ws.dimensions,
-            suffix=GENERALIZED_SUFFIX,
-            offset=offset,
-            working_table=working_table,
+        placing = {
+            "batch": d.placing,
+            "recoding": names.recoding,
+            "columns": columns,
+            "dims": ws.dimensions,
+            "suffix": GENERALIZED_SUFFIX,
             **keys,
-        )
+        }
         if not d.history_exists:
+            # a new history is the placed batch itself, written once: no copy of the placed
+            # rows before it (at 1e7 rows each copy costs seconds)
             e.drop_existing(vn.kept())
-            e.run(
-                "versions/history_create",
-                target=vn.history,
-                placed=placed,
-                columns=d.columns,
-                **keys,
-            )
+            e.run("versions/history_create", target=vn.history, version=d.version, **placing)
             e.run("versions/versions_create", target=vn.versions)
-        elif d.applied is not None and d.deleted is not None:
+            self._version_rows(None)
+            e.drop_existing([vn.held])
             e.run(
-                "versions/history_leave",
-                history=vn.history,
-                applied=d.applied,
-                deleted=d.deleted,
-                version=d.version,
+                "versions/held",
+                target=vn.held,
+                batch=d.batch,
+                placed=vn.history,
+                flagged=False,
                 **keys,
             )
-        e.run(
-            "versions/history_insert",
-            history=vn.history,
-            placed=placed,
-            columns=d.columns,
-            version=d.version,
-            **keys,
-        )
-        self._version_rows(placed)
-        e.drop_existing([vn.held])
-        e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, **keys)
-        # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
-        # statement but ROLLBACK, and the working schema's end drops it anyway
-        e.drop_any(placed)
+        else:
+            self._place_into_history(placing)
         e.analyze(vn.rows)
         e.run("versions/version_view", target=names.released, rows=vn.rows, columns=d.columns)
         if kind == "VIEW":
@@ -110,7 +87,46 @@ class VersionedRecordLayout(RecordLayout):
             ],
         )
 
-    def _version_rows(self, placed: TableName) -> None:
+    def _place_into_history(self, placing: dict[str, Any]) -> None:
+        """A later version: the applied deletions leave the history and the version's rows,
+        the placed batch joins both."""
+        ws, d = self.workspace, self.d
+        e, vn = ws.engine, d.names
+        keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+        placed, working_table = e.transaction_work(TableName("v_placed", d.work_schema))
+        offset = int(e.query("versions/max_class", history=vn.history)[0][0])
+        e.run(
+            "versions/placed",
+            target=placed,
+            offset=offset,
+            working_table=working_table,
+            **placing,
+        )
+        if d.applied is not None and d.deleted is not None:
+            e.run(
+                "versions/history_leave",
+                history=vn.history,
+                applied=d.applied,
+                deleted=d.deleted,
+                version=d.version,
+                **keys,
+            )
+        e.run(
+            "versions/history_insert",
+            history=vn.history,
+            placed=placed,
+            columns=d.columns,
+            version=d.version,
+            **keys,
+        )
+        self._version_rows(placed)
+        e.drop_existing([vn.held])
+        e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, flagged=True, **keys)
+        # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
+        # statement but ROLLBACK, and the working schema's end drops it anyway
+        e.drop_any(placed)
+
+    def _version_rows(self, placed: TableName | None) -> None:
         """The version's rows: changed in place from the last version's (the applied deletions
         leave, the placed rows join), or built from the history when it is new (or the table
         predates its row key)."""
@@ -127,6 +143,7 @@ class VersionedRecordLayout(RecordLayout):
                 **keys,
             )
             return
+        assert placed is not None  # a kept history's version places its batch
         if d.applied is not None and d.deleted is not None:
             e.run(
                 "versions/version_rows_leave",

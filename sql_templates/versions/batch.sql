@@ -3,10 +3,8 @@
 CREATE TABLE {{ target | qname }} AS
 SELECT k.*
 FROM {{ keyed | qname }} AS k
-{% if history %}
 WHERE NOT EXISTS (
   SELECT 1 FROM {{ history | qname }} AS h
   WHERE h.__anonsql_state = 'published' AND h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
     AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }}
 )
-{% endif %}

@@ -65,13 +65,20 @@ SELECT COUNT(*) AS n,
 FROM (
   SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s
 ) AS k;
-CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
-SELECT s.*, k.h AS "__anonsql_row_hash", ROW_NUMBER() OVER (PARTITION BY k.h) AS "__anonsql_row_ord"
-FROM "main"."people" AS s
-CROSS JOIN LATERAL (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h) AS k;
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-SELECT k.*
-FROM "anonsql_work_RUN"."v_keyed" AS k;
+WITH __anonsql_hashed AS MATERIALIZED (
+  SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash"
+  FROM "main"."people" AS s
+), __anonsql_repeated AS (
+  SELECT "__anonsql_row_hash" FROM __anonsql_hashed GROUP BY "__anonsql_row_hash" HAVING COUNT(*) > 1
+)
+SELECT x.*, CAST(1 AS BIGINT) AS "__anonsql_row_ord"
+FROM __anonsql_hashed AS x
+WHERE x."__anonsql_row_hash" NOT IN (SELECT "__anonsql_row_hash" FROM __anonsql_repeated)
+UNION ALL
+SELECT x.*, ROW_NUMBER() OVER (PARTITION BY x."__anonsql_row_hash") AS "__anonsql_row_ord"
+FROM __anonsql_hashed AS x
+WHERE x."__anonsql_row_hash" IN (SELECT "__anonsql_row_hash" FROM __anonsql_repeated);
 SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
@@ -156,8 +163,21 @@ FROM coded AS r
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".leaf_rank = r."q1";
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
-CREATE TEMP TABLE "temp"."anonsql_work_RUN__v_placed" AS
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions'));
+CREATE TABLE "anon_private"."people__history" AS
 SELECT
+  p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
+  CAST('published' AS VARCHAR) AS __anonsql_state,
+  CAST(1 AS INTEGER) AS __anonsql_since,
+  CAST(NULL AS INTEGER) AS __anonsql_until,
+  p."age",
+  p."city",
+  p."income",
+  p."disease",
+  p."note"
+FROM (SELECT
   b."__anonsql_row_hash", b."__anonsql_row_ord",
   CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
   m."__anonsql_suppressed" AS __anonsql_suppressed,
@@ -168,39 +188,13 @@ SELECT
   b."note" AS "note"
 FROM "anonsql_work_RUN"."v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income";
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions'));
-CREATE TABLE "anon_private"."people__history" AS
-SELECT
-  p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
-  CAST('published' AS VARCHAR) AS __anonsql_state,
-  CAST(0 AS INTEGER) AS __anonsql_since,
-  CAST(NULL AS INTEGER) AS __anonsql_until,
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "temp"."anonsql_work_RUN__v_placed" AS p
-WHERE 1 = 0;
+  ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income") AS p
+WHERE NOT p.__anonsql_suppressed;
 CREATE TABLE "anon_private"."people__versions" (
   version INTEGER, created_at VARCHAR, published_rows BIGINT, inserted_rows BIGINT,
   deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
   spec_sha256 VARCHAR, run_id VARCHAR
 );
-INSERT INTO "anon_private"."people__history"
-SELECT
-  p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
-  'published', 1, CAST(NULL AS INTEGER),
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "temp"."anonsql_work_RUN__v_placed" AS p
-WHERE NOT p.__anonsql_suppressed;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows'));
@@ -220,13 +214,10 @@ CREATE TABLE "anon_private"."people__held" AS
 SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
 FROM "anonsql_work_RUN"."v_batch" AS b
 WHERE NOT EXISTS (
-  SELECT 1 FROM "temp"."anonsql_work_RUN__v_placed" AS p
-  WHERE NOT p.__anonsql_suppressed AND p."__anonsql_row_hash" = b."__anonsql_row_hash"
+  SELECT 1 FROM "anon_private"."people__history" AS p
+  WHERE p."__anonsql_row_hash" = b."__anonsql_row_hash"
     AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
 );
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'temp' AND table_name IN ('anonsql_work_RUN__v_placed'));
 CREATE VIEW "anon_private"."people__released" AS
 SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
 CREATE VIEW "anon"."people" AS
@@ -948,5 +939,4 @@ WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
 DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
-DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__v_placed";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

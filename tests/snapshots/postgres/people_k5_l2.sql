@@ -104,7 +104,7 @@ FROM (
   FROM "main"."people" AS s
 ) AS k;
 
-CREATE TABLE "anonsql_work_RUN"."v_keyed" AS
+CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
   k.h AS "__anonsql_row_hash",
@@ -117,11 +117,6 @@ CROSS JOIN LATERAL (
       0
     ) AS h
 ) AS k;
-
-CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-SELECT
-  k.*
-FROM "anonsql_work_RUN"."v_keyed" AS k;
 
 SELECT
   COUNT(*)
@@ -483,23 +478,6 @@ SELECT
   *
 FROM "main"."people" AS s;
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_placed" AS
-SELECT
-  b."__anonsql_row_hash",
-  b."__anonsql_row_ord",
-  CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
-  m."__anonsql_suppressed" AS __anonsql_suppressed,
-  m."age__generalized" AS "age",
-  m."city__generalized" AS "city",
-  m."income__generalized" AS "income",
-  b."disease" AS "disease",
-  b."note" AS "note"
-FROM "anonsql_work_RUN"."v_batch" AS b
-JOIN "anon_private"."people__recoding" AS m
-  ON m."age" = b."age"
-  AND m."city" = CAST(b."city" AS TEXT)
-  AND m."income" = b."income";
-
 SELECT
   table_schema,
   table_name,
@@ -517,16 +495,32 @@ SELECT
   p."__anonsql_row_ord",
   p.__anonsql_class_id,
   CAST('published' AS TEXT) AS __anonsql_state,
-  CAST(0 AS INT) AS __anonsql_since,
+  CAST(1 AS INT) AS __anonsql_since,
   CAST(NULL AS INT) AS __anonsql_until,
   p."age",
   p."city",
   p."income",
   p."disease",
   p."note"
-FROM "anonsql_work_RUN"."v_placed" AS p
+FROM (
+  SELECT
+    b."__anonsql_row_hash",
+    b."__anonsql_row_ord",
+    CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
+    m."__anonsql_suppressed" AS __anonsql_suppressed,
+    m."age__generalized" AS "age",
+    m."city__generalized" AS "city",
+    m."income__generalized" AS "income",
+    b."disease" AS "disease",
+    b."note" AS "note"
+  FROM "anonsql_work_RUN"."v_batch" AS b
+  JOIN "anon_private"."people__recoding" AS m
+    ON m."age" = b."age"
+    AND m."city" = CAST(b."city" AS TEXT)
+    AND m."income" = b."income"
+) AS p
 WHERE
-  1 = 0;
+  NOT p.__anonsql_suppressed;
 
 CREATE TABLE "anon_private"."people__versions" (
   version INT,
@@ -540,23 +534,6 @@ CREATE TABLE "anon_private"."people__versions" (
   spec_sha256 TEXT,
   run_id TEXT
 );
-
-INSERT INTO "anon_private"."people__history"
-SELECT
-  p."__anonsql_row_hash",
-  p."__anonsql_row_ord",
-  p.__anonsql_class_id,
-  'published',
-  1,
-  CAST(NULL AS INT),
-  p."age",
-  p."city",
-  p."income",
-  p."disease",
-  p."note"
-FROM "anonsql_work_RUN"."v_placed" AS p
-WHERE
-  NOT p.__anonsql_suppressed;
 
 SELECT
   table_schema,
@@ -600,24 +577,11 @@ WHERE
   NOT EXISTS(
     SELECT
       1
-    FROM "anonsql_work_RUN"."v_placed" AS p
+    FROM "anon_private"."people__history" AS p
     WHERE
-      NOT p.__anonsql_suppressed
-      AND p."__anonsql_row_hash" = b."__anonsql_row_hash"
+      p."__anonsql_row_hash" = b."__anonsql_row_hash"
       AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
   );
-
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anonsql_work_RUN' AND table_name IN ('v_placed')
-  );
-
-DROP TABLE IF EXISTS "anonsql_work_RUN"."v_placed";
 
 ANALYZE "anon_private"."people__version_rows";
 
