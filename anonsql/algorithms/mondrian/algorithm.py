@@ -49,7 +49,7 @@ while the budget lasts.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -129,6 +129,11 @@ class MondrianOptions(Options):
     #: statements; the same partitioning. 0 keeps every round in the engine (on a cluster,
     #: where nothing but aggregates should reach the driver).
     max_rows_in_memory: int = Field(default=1_000_000, ge=0)
+    #: ``split: auto`` on more working rows than this (weighted distinct vectors, in memory)
+    #: compares the rules on this many of them, drawn with probability by weight (seeded),
+    #: and partitions every row once, with the rule that lost the least there; each
+    #: comparison on all the rows is a whole partitioning. 0 compares on all the rows.
+    auto_sample_rows: int = Field(default=100_000, ge=0)
 
     @model_validator(mode="after")
     def _weight_ranks_widths(self) -> MondrianOptions:
@@ -242,6 +247,7 @@ class _MondrianRun:
         self.rules: tuple[ChooserRule, ...] = (
             ("gain_ratio", "widest", "loss") if options.split == "auto" else (options.split,)
         )
+        self.auto_sample_rows = options.auto_sample_rows
         self.chooser = SplitChooser(self.rules[0], self.losses, imprecision)
         self.sa_columns = [s.column for s in ws.sensitive]
         named = [c for fd in ws.functional_dependencies for c in fd.attributes]
@@ -392,8 +398,9 @@ class _MondrianRun:
 
     def _best_of_rules(self) -> tuple[list[int], int, int]:
         """``split: auto``: when the whole run fits in memory, partition once per rule from the
-        same rows and keep the partitioning with the lowest loss (ties: the first rule);
-        otherwise the first rule alone."""
+        same rows and keep the partitioning with the lowest loss (ties: the first rule); on
+        more than ``auto_sample_rows`` rows, compare the rules on a sample of them and
+        partition all the rows once with the best; otherwise the first rule alone."""
         if self.max_rows_in_memory == 0:
             return self._rounds()
         _, remaining = self.working.pending()
@@ -404,26 +411,36 @@ class _MondrianRun:
         if not MemoryWorkingSet.can_hold(rows):
             return self._rounds()
         ancestors = {i: a.ancestors_by_depth() for i, a in self.arrays.items()}
-        best: tuple[float, _Outcome, tuple[list[int], int, int]] | None = None
+        trial = _weighted_sample(rows, self.weight, self.auto_sample_rows)
+        best: tuple[float, ChooserRule, _Outcome, tuple[list[int], int, int]] | None = None
         for rule in self.rules:
-            self.chooser = SplitChooser(rule, self.losses)
-            self.working = MemoryWorkingSet(
-                rows, dims=self.dims, ancestors=ancestors, weight=self.weight
-            )
-            self.parts, self.partitions, self.next_pid = [], 0, 1
-            self.suppressed_pids, self.suppressed_rows, self.suppressed_parts = set(), 0, 0
-            self.progress(f"split rule {rule}")
-            counts = self._rounds()
+            counts = self._partition_with(rule, trial, ancestors)
             loss = sum(parts_loss(p, self.losses) for p in self.parts)
             self.progress(f"split rule {rule}: NCP times rows {loss:.6g}")
             if best is None or loss < best[0]:
-                best = (loss, self._outcome(), counts)
+                best = (loss, rule, self._outcome(), counts)
         assert best is not None
-        kept = best[1]
+        if trial is not rows:
+            self.progress(f"split rule {best[1]} on all {rows.num_rows} working rows")
+            return self._partition_with(best[1], rows, ancestors)
+        kept = best[2]
         self.chooser, self.working, self.parts = kept.chooser, kept.working, kept.parts
         self.partitions, self.next_pid = kept.partitions, kept.next_pid
         self.suppressed_rows, self.suppressed_parts = kept.suppressed_rows, kept.suppressed_parts
-        return best[2]
+        return best[3]
+
+    def _partition_with(
+        self, rule: ChooserRule, rows: pa.Table, ancestors: Mapping[int, IntArray]
+    ) -> tuple[list[int], int, int]:
+        """The in-memory rounds from the root over ``rows`` with ``rule``."""
+        self.chooser = SplitChooser(rule, self.losses)
+        self.working = MemoryWorkingSet(
+            rows, dims=self.dims, ancestors=ancestors, weight=self.weight
+        )
+        self.parts, self.partitions, self.next_pid = [], 0, 1
+        self.suppressed_pids, self.suppressed_rows, self.suppressed_parts = set(), 0, 0
+        self.progress(f"split rule {rule}")
+        return self._rounds()
 
     def _outcome(self) -> _Outcome:
         return _Outcome(
@@ -616,6 +633,21 @@ class _MondrianRun:
                 }
             ),
         )
+
+
+def _weighted_sample(rows: pa.Table, weight: str | None, size: int) -> pa.Table:
+    """``size`` of ``rows`` drawn without replacement with probability by ``weight`` (the
+    rows a weighted vector stands for; Efraimidis and Spirakis, IPL 2006), seeded so a run
+    is reproducible, in their original order; ``rows`` itself when they are not more."""
+    if size == 0 or rows.num_rows <= size:
+        return rows
+    rng = np.random.default_rng(0)
+    keys = rng.random(rows.num_rows)
+    if weight is not None:
+        w = arrow.to_numpy(rows.column(weight)).astype(np.float64)
+        keys = np.log(keys) / w
+    chosen = np.sort(np.argpartition(-keys, size - 1)[:size])
+    return rows.take(pa.array(chosen))
 
 
 __all__ = ["Mondrian", "MondrianOptions"]
