@@ -242,6 +242,9 @@ def _delta(
         engine.run("versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys)
         engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
         engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+    # the algorithm's working rows join the batch to every hierarchy: without statistics
+    # PostgreSQL estimates those joins at one row and nested-loops over them
+    engine.analyze(batch)
     batch_rows = engine.count_rows(batch)
     applied: TableName | None = None
     pending = applied_rows = 0

@@ -145,6 +145,7 @@ class PostgresEngine(Engine):
     #: settings save: BENCHMARKS.md "Spark at scale (local[2]) beside DuckDB and PostgreSQL".
     transaction_settings: ClassVar[tuple[tuple[str, str], ...]] = (
         ("enable_mergejoin", "off"),
+        ("enable_nestloop", "off"),
         ("jit", "off"),
     )
 

@@ -118,6 +118,8 @@ CROSS JOIN LATERAL (
     ) AS h
 ) AS k;
 
+ANALYZE "anonsql_work_RUN"."v_batch";
+
 SELECT
   COUNT(*)
 FROM "anonsql_work_RUN"."v_batch" AS r;
@@ -2222,6 +2224,8 @@ CREATE SCHEMA IF NOT EXISTS "anon_private";
 BEGIN;
 
 SET LOCAL "enable_mergejoin" = 'off';
+
+SET LOCAL "enable_nestloop" = 'off';
 
 SET LOCAL "jit" = 'off';
 

@@ -2017,6 +2017,8 @@ BEGIN;
 
 SET LOCAL "enable_mergejoin" = 'off';
 
+SET LOCAL "enable_nestloop" = 'off';
+
 SET LOCAL "jit" = 'off';
 
 SELECT
