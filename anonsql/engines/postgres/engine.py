@@ -143,9 +143,13 @@ class PostgresEngine(Engine):
     #: takes the most selective key alone, so on low-cardinality keys it sorts both sides for a
     #: merge join instead, and JIT then compiles for the misestimated cost. What the two
     #: settings save: BENCHMARKS.md "Spark at scale (local[2]) beside DuckDB and PostgreSQL".
+    #: No nested loops either (its joins are over tables without indexes; with no statistics
+    #: for a CTE's columns PostgreSQL estimates one row after a few joins and loops over every
+    #: row), and groupings hashed in memory rather than sorted on disk at the default 4 MB.
     transaction_settings: ClassVar[tuple[tuple[str, str], ...]] = (
         ("enable_mergejoin", "off"),
         ("enable_nestloop", "off"),
+        ("work_mem", "64MB"),
         ("jit", "off"),
     )
 

@@ -2227,6 +2227,8 @@ SET LOCAL "enable_mergejoin" = 'off';
 
 SET LOCAL "enable_nestloop" = 'off';
 
+SET LOCAL "work_mem" = '64MB';
+
 SET LOCAL "jit" = 'off';
 
 SELECT
