@@ -31,7 +31,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 WITH determines AS (
   SELECT "note" AS p
@@ -50,7 +51,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
