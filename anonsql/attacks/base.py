@@ -20,7 +20,7 @@ A new attack is one module subclassing :class:`Attack` plus its line in
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -137,6 +137,10 @@ class RecoverySource:
     qids: tuple[CoveredQid, ...]
     #: The published columns left out of the linkage gate (``acknowledge_linked``).
     acknowledged: tuple[str, ...] = ()
+    #: The recovery figures already read of these relations (a release being published).
+    recovered: MutableMapping[str, dict[str, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)

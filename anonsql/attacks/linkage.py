@@ -44,6 +44,7 @@ class Linkage(Attack):
             ctx.recovery.qids,
             columns,
             weighted=ctx.counted,
+            memo=ctx.recovery.recovered,
         )
         # a row recovered on several quasi-identifiers counts once per quasi-identifier: the
         # figure is the worst quasi-identifier's share

@@ -211,6 +211,7 @@ def _exposure(
         target.qids,
         [*columns.recovery, *extra],
         weighted=target.grouped is not None,
+        memo=target.recovered,
     )
     known = [c for c in extra if c not in columns.sensitive]
     if not known:

@@ -38,7 +38,7 @@ unexplained is reported through the full set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -77,7 +77,8 @@ class LinkageTarget:
     the recovery measure when given; ``source``: the rows with their original values (the
     adversary's population); ``nodes``: the hierarchy nodes of the categorical
     quasi-identifiers; ``checks``: the release's planned privacy checks, of which those on
-    ``relation`` are refined.
+    ``relation`` are refined; ``recovered``: the recovery figures already read of these
+    relations (:func:`recovered_rows`), shared by the readers of one release being published.
     """
 
     engine: Engine
@@ -88,6 +89,9 @@ class LinkageTarget:
     checks: tuple[PlannedCheck, ...]
     columns: LinkageColumns
     grouped: TableName | None = None
+    recovered: MutableMapping[str, dict[str, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)
@@ -127,13 +131,19 @@ def recovered_rows(
     columns: Sequence[str],
     *,
     weighted: bool = False,
+    memo: MutableMapping[str, dict[str, int]] | None = None,
 ) -> dict[str, int]:
     """Per quasi-identifier, the rows of ``relation`` whose generalized value is recovered
     through ``columns`` (one query for every quasi-identifier); ``weighted``: ``relation`` is
-    grouped, ``n`` rows per group."""
+    grouped, ``n`` rows per group.
+
+    ``memo`` holds the figures of the queries already run, by their text, for relations that
+    do not change while it lives (a release being published: the attack and the exposure
+    measure ask the same question of the same relations, a full scan of the source and the
+    release each time)."""
     if not qids:
         return {}
-    rows = engine.query(
+    sql = engine.sql.render(
         "linked/recovery",
         release=relation,
         source=source,
@@ -142,9 +152,13 @@ def recovered_rows(
         columns=list(columns),
         weighted=weighted,
     )
+    if memo is not None and sql in memo:
+        return dict(memo[sql])
     found = {q.column: 0 for q in qids}
-    for index, recovered in rows:
+    for index, recovered in engine.fetchall(sql):
         found[qids[int(index)].column] = int(recovered or 0)
+    if memo is not None:
+        memo[sql] = dict(found)
     return found
 
 
@@ -309,6 +323,7 @@ def _recovered(target: LinkageTarget, columns: Sequence[str]) -> dict[str, int]:
         target.qids,
         columns,
         weighted=target.grouped is not None,
+        memo=target.recovered,
     )
 
 
@@ -372,4 +387,5 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         checks=tuple(release.layout.checks(built, release.kind)),
         columns=columns,
         grouped=release.refined,
+        recovered=release.recovered,
     )

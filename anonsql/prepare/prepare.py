@@ -79,6 +79,7 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
     leaves = materialize_dimensions(engine, workspace, dims)
     engine.load_arrow(workspace.work("ancestors"), ancestors_table(dims))
     if resolved.person is not None:
+        check_dimensions(engine, workspace, leaves)
         declared = resolved.person
         fingerprint = declared.fingerprint
         sa_hierarchy = hierarchies.get(fingerprint) if fingerprint else None
@@ -102,6 +103,12 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
         sensitive=resolved.sensitive,
         leaves=leaves,
     )
+    # the rows join each categorical value to its leaf, so a value that is not a leaf drops its
+    # row: rows as many as the source's mean every value is covered, and the scan of the
+    # source that names the columns runs only when they fall short (on Spark a full scan
+    # joining every leaves table, the source's third before this point)
+    if leaves and engine.count_rows(workspace.work("rows")) != resolved.rows:
+        check_dimensions(engine, workspace, leaves)
     return replace(
         workspace, sensitive=tuple(count_values(workspace, s) for s in workspace.sensitive)
     )
@@ -110,20 +117,25 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
 def materialize_dimensions(
     engine: Engine, workspace: Workspace, dims: tuple[Dimension, ...]
 ) -> dict[int, TableName]:
-    """Lookup tables of the categorical dimensions, checked to cover their columns (one scan
-    of the source for all of them: on Spark each query is a job or more of its own)."""
+    """Lookup tables of the categorical dimensions, by dimension index (not yet checked to
+    cover their columns: :func:`check_dimensions`)."""
     leaves: dict[int, TableName] = {}
-    columns: list[tuple[str, TableName]] = []
     for d in dims:
         if d.hierarchy is None:
             continue
         leaves[d.index] = workspace.work(f"leaves{d.index}")
         materialize(engine, d.hierarchy, leaves[d.index], workspace.work(f"nodes{d.index}"))
-        columns.append((d.column, leaves[d.index]))
+    return leaves
+
+
+def check_dimensions(engine: Engine, workspace: Workspace, leaves: dict[int, TableName]) -> None:
+    """Refuse a categorical quasi-identifier with values that are not leaves of its hierarchy
+    (one scan of the source for all of them: on Spark each query is a job or more of its
+    own)."""
+    columns = [(d.column, leaves[d.index]) for d in workspace.dimensions if d.index in leaves]
     for column, n in uncovered_rows(engine, workspace.source, columns).items():
         if n:  # the distinct values the message counts: a query of its own, on failure only
             check_coverage(engine, workspace.source, column, dict(columns)[column])
-    return leaves
 
 
 def count_values(workspace: Workspace, sensitive: SensitiveAttribute) -> SensitiveAttribute:

@@ -6,7 +6,7 @@ which verify and measure sum instead of grouping that relation again."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from anonsql.engines import Engine
@@ -37,6 +37,10 @@ class BuiltRelease:
     #: step grouped them once for both the class table and the linked-column exposure; None
     #: when it did not.
     refined: TableName | None = None
+    #: The linkage recovery figures read of this release, by query
+    #: (:func:`anonsql.measure.linkage.recovered_rows`): its relations do not change until it
+    #: is published, so the attacks and the measures ask each question once.
+    recovered: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def engine(self) -> Engine:

@@ -203,7 +203,18 @@ def linked_columns(
     found = []
     params = [{"column": q, "boolean": q in boolean} for q in qids]
     for column in columns:
-        row = engine.query("linked/splits", source=source, column=column, qids=params)[0]
+        row = engine.query("linked/splits", source=source, column=column, qids=params, screen=True)[
+            0
+        ]
+        # a screen (Spark's version) proves a quasi-identifier several-valued and split only:
+        # where it found one single-valued or not split, the exact counts decide
+        undecided = any(
+            int(row[2 * i] or 0) == 0 or int(row[2 * i + 1] or 0) == 0 for i in range(len(qids))
+        )
+        if int(row[-1] or 0) and undecided:
+            row = engine.query(
+                "linked/splits", source=source, column=column, qids=params, screen=False
+            )[0]
         determined = tuple(
             q
             for i, q in enumerate(qids)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 import sqlglot
 from engine_configs import CONFIGS
@@ -22,6 +23,7 @@ from anonsql.engines import DuckDBEngine, Engine
 from anonsql.engines.spark.dialect import DIALECT
 from anonsql.errors import SpecError, VerificationError
 from anonsql.privacy.k_anonymity import KAnonymity
+from anonsql.resolve.linked import LinkedColumn, linked_columns
 from anonsql.samples import load_adult
 from anonsql.sql import TableName
 
@@ -176,3 +178,41 @@ def test_a_model_needing_a_missing_capability_is_refused(spark: Engine) -> None:
     with pytest.raises(SpecError, match="spark engine lacks") as err:
         model.prepared(spark, TableName("people", "main"), ["age"])
     assert "recursive_lateral_joins" in str(err.value)
+
+
+def test_linked_columns_screen_by_hash_and_confirm_exactly(spark: Engine) -> None:
+    """Spark's linked-column check compares hashes (a hash aggregate, where MIN and MAX of text
+    sort every row) and asks for the exact counts only where the screen cannot decide: the
+    same columns as DuckDB's, a column that determines nothing in one query, one that
+    determines a quasi-identifier (or a constant one) in two."""
+    frame = pa.table(
+        {
+            "city": ["Lyon", "Lyon", "Paris", "Paris", "Nice", "Nice"],
+            "zip": ["69", "69", "75", "75", "06", "06"],  # determines city
+            "note": ["a", "b", "a", "b", "a", "b"],  # splits every one
+            "flag": [True, False, False, True, False, True],
+            "age": [30, 31, 31, 30, 30, 31],
+        }
+    )
+    table = TableName("cities", "main")
+    expected = {}
+    with DuckDBEngine() as duck:
+        duck.create_schema("main")
+        duck.load_arrow(table, frame)
+        for column in ("zip", "note"):
+            expected[column] = linked_columns(
+                duck, table, [column], ["city", "age", "flag"], boolean={"flag"}
+            )
+    spark.load_arrow(table, frame)
+    for column, queries in (("note", 1), ("zip", 2)):
+        sent: list[str] = []
+        spark.listeners.append(sent.append)
+        try:
+            found = linked_columns(
+                spark, table, [column], ["city", "age", "flag"], boolean={"flag"}
+            )
+        finally:
+            spark.listeners.remove(sent.append)
+        assert found == expected[column]
+        assert sum("determines" in sql for sql in sent) == queries, column
+    assert expected["zip"] == [LinkedColumn("zip", ("city",))] and expected["note"] == []

@@ -63,6 +63,28 @@ def test_value_not_covered_by_hierarchy(people_engine: Engine, tmp_path: Path) -
     expect_spec_error(people_engine, spec, "columns.city.hierarchy", "not leaves of the hierarchy")
 
 
+def test_coverage_is_scanned_for_only_when_the_rows_fall_short(
+    people_engine: Engine, tmp_path: Path
+) -> None:
+    """The working rows join each value to its leaf, so counting them checks that every value
+    is covered: the scan of the source naming the uncovered column runs only when they fall
+    short, and then refuses the run as above."""
+    sent: list[str] = []
+    people_engine.listeners.append(sent.append)
+    try:
+        api.run(people_spec(tmp_path), engine=people_engine)
+        assert not any("uncovered0" in sql for sql in sent)
+        spec = people_spec(tmp_path)
+        short = tmp_path / "short.csv"
+        short.write_text("Lyon;FR;*\nParis;FR;*\n", encoding="utf-8")
+        spec["columns"]["city"]["hierarchy"] = str(short)
+        with pytest.raises(SpecError, match="not leaves of the hierarchy"):
+            api.run(spec, engine=people_engine)
+        assert any("uncovered0" in sql for sql in sent)
+    finally:
+        people_engine.listeners.remove(sent.append)
+
+
 def test_missing_hierarchy_file(people_engine: Engine, tmp_path: Path) -> None:
     spec = people_spec(tmp_path)
     spec["columns"]["city"]["hierarchy"] = "nowhere/city.csv"

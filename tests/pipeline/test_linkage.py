@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from helpers import CITY_HIERARCHY
 
 from anonsql import api
+from anonsql.attacks.step import attack_results
 from anonsql.cli import main
 from anonsql.demo import ADULT_QIDS
 from anonsql.engines import DuckDBEngine, Engine
@@ -129,6 +130,35 @@ def test_a_column_fixing_the_age_for_98_percent_of_rows(engine: Engine) -> None:
     assert code.recovered_rows == expected
     assert code.small_class_rows is None  # sensitive: the adversary does not know it
     assert finding.rows == expected["age"] >= 0.9 * generalized(published)
+
+
+def test_the_attack_and_the_measure_read_one_recovery_query(engine: Engine) -> None:
+    """The linkage attack and the acknowledged column's exposure ask the same question of the
+    same relations at publish: it is sent once, and both record the figures recomputed in
+    pandas."""
+    source = ages()
+    load(engine, source)
+    sent: list[str] = []
+    engine.listeners.append(sent.append)
+    try:
+        result = api.run(
+            ages_spec(code={"role": "sensitive", "acknowledge_linked": True}), engine=engine
+        )
+    finally:
+        engine.listeners.remove(sent.append)
+    published = frame(engine, result.names.main)
+    expected = reference.recovered(published, source, {"age": None, "income": None}, ["code"])
+    (code,) = linked_exposure(result.certificate).acknowledged
+    attacked = [
+        r.parameters["recovered_rows"]
+        for r in attack_results(result.certificate)
+        if r.attack == "linkage"
+    ]
+    assert code.recovered_rows == expected
+    assert attacked == [expected]
+    assert expected["age"] > 0
+    # the shared template's first CTE (the source's pairs of the first quasi-identifier)
+    assert sum("pairs0" in sql for sql in sent) == 1
 
 
 def test_a_pass_through_drifting_into_the_age(engine: Engine) -> None:

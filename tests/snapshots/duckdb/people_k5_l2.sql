@@ -31,7 +31,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 WITH determines AS (
   SELECT "note" AS p
@@ -50,7 +51,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
@@ -83,11 +85,6 @@ SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
-SELECT
-COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0"
-FROM "anonsql_work_RUN"."v_batch" AS s
-LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l0"
-  ON "l0".value = CAST(s."city" AS VARCHAR);
 CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."rows" AS
 SELECT
@@ -100,6 +97,7 @@ SELECT
 FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS VARCHAR);
+SELECT COUNT(*) FROM "anonsql_work_RUN"."rows" AS r;
 SELECT "s0" AS code, COUNT(*) AS n
 FROM "anonsql_work_RUN"."rows"
 GROUP BY "s0"
@@ -581,119 +579,6 @@ SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n
 ORDER BY n;
-WITH
-"pairs0" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(s."age" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
-),
-"ranges0" AS (
-  SELECT "s0", lo, hi, n
-  FROM (
-    SELECT "s0", lo, hi, SUM(n) AS n
-    FROM (
-      SELECT r."disease" AS "s0", 
-        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
-        CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
-      WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
-    ) AS published
-    GROUP BY "s0", lo, hi
-  ) AS distinct_ranges
-  WHERE lo < hi
-),
-"pairs1" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
-  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
-    ON leaf.attribute = 'city' AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS VARCHAR)
-),
-"ranges1" AS (
-  SELECT "s0", lo, hi, n
-  FROM (
-    SELECT "s0", lo, hi, SUM(n) AS n
-    FROM (
-      SELECT r."disease" AS "s0", 
-        CAST(node.first_leaf AS DOUBLE) AS lo,
-        CAST(node.last_leaf AS DOUBLE) AS hi,
-r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
-      JOIN "anon_private"."people__hierarchy_nodes" AS node
-        ON node.attribute = 'city' AND node.leaf_count > 1
-        AND node.label = CAST(r."city" AS VARCHAR)
-    ) AS published
-    GROUP BY "s0", lo, hi
-  ) AS distinct_ranges
-  WHERE lo < hi
-),
-"pairs2" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(s."income" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
-),
-"ranges2" AS (
-  SELECT "s0", lo, hi, n
-  FROM (
-    SELECT "s0", lo, hi, SUM(n) AS n
-    FROM (
-      SELECT r."disease" AS "s0", 
-        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
-        CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
-r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
-      WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
-    ) AS published
-    GROUP BY "s0", lo, hi
-  ) AS distinct_ranges
-  WHERE lo < hi
-),
-events AS (
-  SELECT 0 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
-  FROM "pairs0"
-  UNION ALL
-  SELECT 0 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT 0 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT 1 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
-  FROM "pairs1"
-  UNION ALL
-  SELECT 1 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT 1 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT 2 AS q, "s0", pos, 1 AS kind, CAST(NULL AS DOUBLE) AS rlo, CAST(NULL AS DOUBLE) AS rhi, CAST(0 AS BIGINT) AS n
-  FROM "pairs2"
-  UNION ALL
-  SELECT 2 AS q, "s0", lo AS pos, 0 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-  UNION ALL
-  SELECT 2 AS q, "s0", hi AS pos, 2 AS kind, lo AS rlo, hi AS rhi, CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-),
-counted AS (
-  SELECT q, "s0", kind, rlo, rhi, n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q, "s0"
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-),
-candidates AS (
-  SELECT q, MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE kind <> 1
-  GROUP BY q, "s0", rlo, rhi
-)
-SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY q;
 WITH
 "pairs0" AS (
   SELECT DISTINCT s."note" AS "s0", CAST(s."age" AS DOUBLE) AS pos

@@ -24,6 +24,7 @@ CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."leaves2" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes2" AS SELECT * FROM "__anonsql_arrow_N";
+CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT
 COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0"
 , COALESCE(SUM(CASE WHEN "l1".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered1"
@@ -35,7 +36,6 @@ LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(s."gender" AS VARCHAR)
 LEFT JOIN "anonsql_work_RUN"."leaves2" AS "l2"
   ON "l2".value = CAST(s."zip" AS VARCHAR);
-CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."sa_leaves" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."sa_nodes" AS SELECT * FROM "__anonsql_arrow_N";
 SELECT

@@ -43,7 +43,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 
 WITH determines AS (
@@ -65,7 +66,8 @@ SELECT
   CASE WHEN MIN("lo1") <> MAX("hi1") THEN 1 ELSE 0 END AS "several1",
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
-  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2"
+  SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
+  0 AS screened
 FROM determines;
 
 SELECT
@@ -172,12 +174,6 @@ FROM STDIN;
 
 ANALYZE "anonsql_work_RUN"."nodes1";
 
-SELECT
-  COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0"
-FROM "anonsql_work_RUN"."v_batch" AS s
-LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l0"
-  ON "l0".value = CAST(s."city" AS TEXT);
-
 CREATE TABLE "anonsql_work_RUN"."ancestors" (
   "dim" INT,
   "leaf_rank" INT,
@@ -207,6 +203,10 @@ SELECT
 FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS TEXT);
+
+SELECT
+  COUNT(*)
+FROM "anonsql_work_RUN"."rows" AS r;
 
 SELECT
   "s0" AS code,
@@ -1495,255 +1495,6 @@ GROUP BY
   n
 ORDER BY
   n;
-
-WITH "pairs0" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges0" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."age" AS TEXT) FROM 2 FOR LENGTH(CAST(r."age" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."age" AS TEXT) LIKE '[%'
-    ) AS published
-    GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs1" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-  JOIN "anon_private"."people__hierarchy_nodes" AS leaf
-    ON leaf.attribute = 'city'
-    AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
-), "ranges1" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
-        CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
-        r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      JOIN "anon_private"."people__hierarchy_nodes" AS node
-        ON node.attribute = 'city'
-        AND node.leaf_count > 1
-        AND node.label = CAST(r."city" AS TEXT)
-    ) AS published
-    GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), "pairs2" AS (
-  SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
-), "ranges2" AS (
-  SELECT
-    "s0",
-    lo,
-    hi,
-    n
-  FROM (
-    SELECT
-      "s0",
-      lo,
-      hi,
-      SUM(n) AS n
-    FROM (
-      SELECT
-        r."disease" AS "s0",
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          1
-        ) AS DOUBLE PRECISION) AS lo,
-        CAST(SPLIT_PART(
-          SUBSTRING(CAST(r."income" AS TEXT) FROM 2 FOR LENGTH(CAST(r."income" AS TEXT)) - 2),
-          ', ',
-          2
-        ) AS DOUBLE PRECISION) AS hi,
-        r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
-      WHERE
-        CAST(r."income" AS TEXT) LIKE '[%'
-    ) AS published
-    GROUP BY
-      "s0",
-      lo,
-      hi
-  ) AS distinct_ranges
-  WHERE
-    lo < hi
-), events AS (
-  SELECT
-    0 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    0 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges0"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    1 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges1"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    pos,
-    1 AS kind,
-    CAST(NULL AS DOUBLE PRECISION) AS rlo,
-    CAST(NULL AS DOUBLE PRECISION) AS rhi,
-    CAST(0 AS BIGINT) AS n
-  FROM "pairs2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    lo AS pos,
-    0 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-  UNION ALL
-  SELECT
-    2 AS q,
-    "s0",
-    hi AS pos,
-    2 AS kind,
-    lo AS rlo,
-    hi AS rhi,
-    CAST(n AS BIGINT) AS n
-  FROM "ranges2"
-), counted AS (
-  SELECT
-    q,
-    "s0",
-    kind,
-    rlo,
-    rhi,
-    n,
-    SUM(CASE WHEN kind = 1 THEN 1 ELSE 0 END) OVER (
-      PARTITION BY q, "s0"
-      ORDER BY pos, kind
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS seen
-  FROM events
-), candidates AS (
-  SELECT
-    q,
-    MAX(n) AS n,
-    MAX(CASE WHEN kind = 2 THEN seen END) - MAX(CASE WHEN kind = 0 THEN seen END) AS found
-  FROM counted
-  WHERE
-    kind <> 1
-  GROUP BY
-    q,
-    "s0",
-    rlo,
-    rhi
-)
-SELECT
-  q,
-  CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovered
-FROM candidates
-GROUP BY
-  q;
 
 WITH "pairs0" AS (
   SELECT DISTINCT

@@ -164,18 +164,6 @@ FROM STDIN;
 
 ANALYZE "anonsql_work_RUN"."nodes2";
 
-SELECT
-  COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0",
-  COALESCE(SUM(CASE WHEN "l1".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered1",
-  COALESCE(SUM(CASE WHEN "l2".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered2"
-FROM "main"."visits" AS s
-LEFT JOIN "anonsql_work_RUN"."leaves0" AS "l0"
-  ON "l0".value = CAST(s."age" AS TEXT)
-LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l1"
-  ON "l1".value = CAST(s."gender" AS TEXT)
-LEFT JOIN "anonsql_work_RUN"."leaves2" AS "l2"
-  ON "l2".value = CAST(s."zip" AS TEXT);
-
 CREATE TABLE "anonsql_work_RUN"."ancestors" (
   "dim" INT,
   "leaf_rank" INT,
@@ -194,6 +182,18 @@ COPY "anonsql_work_RUN"."ancestors" (
 FROM STDIN;
 
 ANALYZE "anonsql_work_RUN"."ancestors";
+
+SELECT
+  COALESCE(SUM(CASE WHEN "l0".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered0",
+  COALESCE(SUM(CASE WHEN "l1".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered1",
+  COALESCE(SUM(CASE WHEN "l2".value IS NULL THEN 1 ELSE 0 END), 0) AS "uncovered2"
+FROM "main"."visits" AS s
+LEFT JOIN "anonsql_work_RUN"."leaves0" AS "l0"
+  ON "l0".value = CAST(s."age" AS TEXT)
+LEFT JOIN "anonsql_work_RUN"."leaves1" AS "l1"
+  ON "l1".value = CAST(s."gender" AS TEXT)
+LEFT JOIN "anonsql_work_RUN"."leaves2" AS "l2"
+  ON "l2".value = CAST(s."zip" AS TEXT);
 
 CREATE TABLE "anonsql_work_RUN"."sa_leaves" (
   "value" TEXT,
