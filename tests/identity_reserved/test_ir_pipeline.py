@@ -182,7 +182,9 @@ def test_on_demand_measures(engine: Engine, tmp_path: Path) -> None:
     stats = model_checks.stats_of(rows, QIDS, eir, sa="disease", person="patient")
     assert share.vulnerable == int((~eir.holds(stats)).sum())
     again = api.identity_reserved_metrics(engine, str(result.names.main), queries=200)
-    assert again.rows() == measured.rows()
+    # the same figures; a float sum's last digit may follow the engine's parallel order
+    assert [n for n, _ in again.rows()] == [n for n, _ in measured.rows()]
+    assert [v for _, v in again.rows()] == pytest.approx([v for _, v in measured.rows()])
     gene = api.run(spec(tmp_path, "geneir", [KL]), engine=engine)
     taxonomy = api.identity_reserved_metrics(engine, str(gene.names.main))
     assert taxonomy.generalization == "taxonomy" and taxonomy.loss is None
