@@ -26,3 +26,19 @@ def type_argument(cls: type, base: type) -> type | None:
         if isinstance(default, type):
             return default
     return None
+
+
+def bind_schema(cls: type, base: type, attribute: str, noun: str) -> None:
+    """Set ``cls.<attribute>`` (``Params``, ``Options``) to the schema ``cls`` names as the type
+    argument of ``base``; a class that also assigns the attribute by hand must assign the same
+    class, or it is refused (a TypeError at import: two names for one schema would drift)."""
+    declared = type_argument(cls, base)
+    if declared is None:
+        return
+    given = cls.__dict__.get(attribute, declared)
+    if given is not declared:
+        raise TypeError(
+            f"{cls.__name__} declares {attribute} = {given.__name__} but {noun} "
+            f"{declared.__name__}: name the schema once, as the type argument"
+        )
+    setattr(cls, attribute, declared)

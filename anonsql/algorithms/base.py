@@ -27,7 +27,7 @@ from typing_extensions import TypeVar
 from anonsql.algorithms.workspace import Workspace
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import SpecError
-from anonsql.generics import type_argument
+from anonsql.generics import bind_schema
 from anonsql.privacy.base import PrivacyModel
 from anonsql.spec import Spec
 from anonsql.spec.errors import spec_error
@@ -145,16 +145,7 @@ class Algorithm(ABC, Generic[O]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        declared = type_argument(cls, Algorithm)
-        if declared is None:
-            return
-        given = cls.__dict__.get("Options", declared)
-        if given is not declared:
-            raise TypeError(
-                f"{cls.__name__} declares Options = {given.__name__} but options "
-                f"{declared.__name__}: name the schema once, as the type argument"
-            )
-        cls.Options = declared
+        bind_schema(cls, Algorithm, "Options", "options")
 
     def __init__(self, options: O) -> None:
         self.options = options

@@ -37,7 +37,7 @@ from typing_extensions import TypeVar
 from anonsql.arrays import BoolArray, FloatArray, IntArray
 from anonsql.engines.types import ColumnInfo
 from anonsql.errors import InfeasibleError, SpecError
-from anonsql.generics import type_argument
+from anonsql.generics import bind_schema
 from anonsql.privacy import histograms as hist
 from anonsql.privacy.histograms import Histogram
 from anonsql.spec.errors import spec_error
@@ -249,16 +249,7 @@ class PrivacyModel(ABC, Generic[P]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        declared = type_argument(cls, PrivacyModel)
-        if declared is None:
-            return
-        given = cls.__dict__.get("Params", declared)
-        if given is not declared:
-            raise TypeError(
-                f"{cls.__name__} declares Params = {given.__name__} but parameters "
-                f"{declared.__name__}: name the schema once, as the type argument"
-            )
-        cls.Params = declared
+        bind_schema(cls, PrivacyModel, "Params", "parameters")
 
     def __init__(self, params: P) -> None:
         self.params = params
