@@ -60,16 +60,21 @@ def write_parquet(rows: int, folder: Path) -> Path:
 
 
 class PeakMemory(threading.Thread):
-    """Samples VmHWM of every java process under this one (by name), until stopped."""
+    """Samples VmHWM of every Spark java process (by its role in the command line) started
+    after this sampler was made, until stopped: the cluster's daemons detach from this process,
+    so they are told from other Spark processes on the machine by being new."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
         self.peaks: dict[str, float] = {}
         self.done = threading.Event()
+        self.before = {p.name for p in Path("/proc").glob("[0-9]*")}
 
     def run(self) -> None:
         while not self.done.wait(1.0):
             for status in Path("/proc").glob("[0-9]*/status"):
+                if status.parent.name in self.before:
+                    continue
                 try:
                     fields = dict(
                         line.split(":", 1)
@@ -102,9 +107,12 @@ def _role(command: list[bytes]) -> str | None:
 
 
 def shuffle_bytes(event_logs: Path) -> int:
-    """Shuffle bytes written by every task of the application (Spark's event log)."""
+    """Shuffle bytes written by every task of the application (Spark's event log: a file, or
+    with rolling logs, Spark 4's default, a folder ``eventlog_v2_<app>`` of ``events_*`` files)."""
     total = 0
-    for log in event_logs.glob("*"):
+    for log in event_logs.rglob("*"):
+        if not log.is_file() or log.name.startswith("appstatus"):
+            continue
         for line in log.read_text(errors="replace").splitlines():
             if '"SparkListenerTaskEnd"' not in line:
                 continue
@@ -128,7 +136,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="anonsql-cluster-") as tmp:
         folder = args.folder or Path(tmp)
+        generating = time.perf_counter()
         files = write_parquet(args.rows, folder)
+        generated = time.perf_counter() - generating
+        input_bytes = sum(f.stat().st_size for f in files.rglob("*") if f.is_file())
         spec = bench_spec("", source=f"parquet:{files}", synthetic=True, k=args.k)
         spec.update(engine="spark", database=None)
         spec.pop("database")
@@ -168,6 +179,9 @@ def main() -> None:
                     "spark.eventLog.enabled=true",
                     "--conf",
                     f"spark.eventLog.dir={events}",
+                    # plain JSON lines (Spark 4 compresses event logs with zstd by default)
+                    "--conf",
+                    "spark.eventLog.compress=false",
                     str(folder / "driver.py"),
                     str(folder / "spec.json"),
                 ],
@@ -190,6 +204,8 @@ def main() -> None:
                     "workers": args.workers,
                     "worker_cores": args.worker_cores,
                     "submit_seconds": round(submitted, 1),
+                    "generate_seconds": round(generated, 1),
+                    "input_parquet_bytes": input_bytes,
                     "peak_rss_mib": memory.peaks,
                     "shuffle_bytes_written": shuffle_bytes(events),
                 }
