@@ -19,7 +19,7 @@ from anonsql.measure.exposure import LinkedExposure, acknowledged_exposure
 from anonsql.measure.linkage import built_target
 from anonsql.metrics.base import MetricContext, MetricInput, MetricValue, QidInfo
 from anonsql.metrics.registry import compute_all, metrics_for
-from anonsql.metrics.risk import RiskSettings, risk_settings, source_figures
+from anonsql.metrics.risk import RiskSettings, population_table, risk_settings, source_figures
 from anonsql.privacy import PrivacyModel, largest_k
 from anonsql.spec.output import OutputNames
 
@@ -128,10 +128,22 @@ def measure(release: BuiltRelease) -> Measurement:
     )
     metrics = compute_all(ctx)
     e.load_arrow(built.metrics, metrics_table(metrics))
+    codes = [d.code for d in dims]
     if ws.person is not None:
         # persons: their coded QIDs group them as their source values do
+        source = source_figures(e, ws.work("persons"), codes, settings, with_population=False)
+    elif population_table(settings) is None:
+        # the working rows' coded QIDs group them as their source values do (prepare counted
+        # them: every value is a leaf), and they are integers, maybe already grouped (Mondrian
+        # leaves one row per distinct vector, weighted): a fraction of grouping the source
+        partitioning = release.staged.partitioning
         source = source_figures(
-            e, ws.work("persons"), [d.code for d in dims], settings, with_population=False
+            e,
+            ws.work("rows"),
+            codes,
+            settings,
+            with_population=False,
+            counted=partitioning.rows_weight,
         )
     else:
         source = source_figures(e, resolved.source, resolved.qids, settings, with_population=True)

@@ -143,6 +143,7 @@ def relation_risk(
     *,
     population: PopulationTable | None,
     classes: TableName | None = None,
+    counted: str | None = None,
 ) -> RiskReport:
     """The risk of ``relation`` under ``settings`` (a population table only when given;
     ``classes``: the relation's class table, see :func:`anonsql.risk.measure_risk`)."""
@@ -156,6 +157,7 @@ def relation_risk(
             population_table=population,
             threshold=threshold,
             classes=classes,
+            counted=counted,
         )
     except SpecError as err:
         if err.key.startswith("risk"):
@@ -170,11 +172,13 @@ def source_figures(
     settings: Mapping[str, Any],
     *,
     with_population: bool,
+    counted: str | None = None,
 ) -> dict[str, float]:
     """The source's figures for the certificate (journalist and marketer from the population
-    table when ``with_population`` and the settings name one)."""
+    table when ``with_population`` and the settings name one); ``counted``: ``relation``'s
+    column of row multiplicities, when its rows are grouped."""
     table = population_table(settings) if with_population else None
-    report = relation_risk(engine, relation, qids, settings, population=table)
+    report = relation_risk(engine, relation, qids, settings, population=table, counted=counted)
     out = dict(report.figures())
     out["journalist.from_population_table"] = float(report.journalist_source == "population")
     return out

@@ -190,13 +190,23 @@ def _check_qids(qids: Sequence[str]) -> list[str]:
 
 
 def class_sizes(
-    engine: Engine, relation: Relation, qids: Sequence[str], *, classes: TableName | None = None
+    engine: Engine,
+    relation: Relation,
+    qids: Sequence[str],
+    *,
+    classes: TableName | None = None,
+    counted: str | None = None,
 ) -> ClassSizes:
     """The class-size distribution of ``relation`` over ``qids`` (one aggregate statement);
     read from ``classes``, a class table built from ``relation`` (QID columns and
-    ``class_size``), when one is given."""
+    ``class_size``), when one is given; ``counted``: a column of ``relation`` holding how many
+    rows each of its rows stands for (a grouped relation)."""
     rows = engine.query(
-        "risk/class_sizes", relation=relation, qids=_check_qids(qids), classes=classes
+        "risk/class_sizes",
+        relation=relation,
+        qids=_check_qids(qids),
+        classes=classes,
+        counted=counted,
     )
     if not rows:
         return ClassSizes(np.zeros(0, np.int64), np.zeros(0, np.int64))

@@ -184,6 +184,7 @@ def measure_risk(
     solver: SolverConfig | None = None,
     snb_form: SnbForm = "arx",
     classes: TableName | None = None,
+    counted: str | None = None,
 ) -> RiskReport:
     """Measure the re-identification risk of any table or view given its quasi-identifiers.
 
@@ -192,9 +193,12 @@ def measure_risk(
     size is, in order: ``population``; the persons of ``population_table``; the sum of the
     weights; ARX's default (USA). ``classes``, a class table of ``relation`` (its QID columns and
     ``class_size``, e.g. a release's ``__classes``), gives the class sizes without grouping
-    ``relation`` again.
+    ``relation`` again. ``counted``: a column of ``relation`` holding how many rows each of its
+    rows stands for (a grouped relation; not with a population table or a weight).
     """
-    sizes = class_sizes(engine, relation, qids, classes=classes)
+    if counted is not None and (population_table is not None or weight is not None):
+        raise ValueError("counted rows cannot be matched to a population table or weighted")
+    sizes = class_sizes(engine, relation, qids, classes=classes, counted=counted)
     pairs = weighted = None
     model = population
     if population_table is not None:

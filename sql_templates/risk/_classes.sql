@@ -28,10 +28,11 @@ matched AS (
   GROUP BY {{ keys(qids) }}
 )
 {%- endmacro %}
-{# One row per class of the relation: its size n. #}
-{% macro class_rows(relation, qids) -%}
+{# One row per class of the relation: its size n (the sum of `counted` when the relation's rows
+   are grouped, each standing for that many rows). #}
+{% macro class_rows(relation, qids, counted=none) -%}
 class_rows AS (
-  SELECT CAST(COUNT(*) AS BIGINT) AS n
+  SELECT CAST({% if counted %}SUM({{ counted | ident }}){% else %}COUNT(*){% endif %} AS BIGINT) AS n
   FROM {{ relation | qname }} AS r
   GROUP BY {% for q in qids %}{{ q | ident }}{{ ", " if not loop.last }}{% endfor %}
 )

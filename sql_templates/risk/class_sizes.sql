@@ -1,5 +1,6 @@
 {# The class-size distribution: per class size, the classes of that size; from the relation's
-   class table (QID columns + class_size, built from the same relation) when `classes` is given. #}
+   class table (QID columns + class_size, built from the same relation) when `classes` is given;
+   `counted`: the relation's column of row multiplicities, when its rows are grouped. #}
 {% from "risk/_classes.sql" import class_rows %}
 {% if classes %}
 SELECT class_size, CAST(COUNT(*) AS BIGINT) AS classes
@@ -7,7 +8,7 @@ FROM {{ classes | qname }} AS c
 GROUP BY class_size
 ORDER BY class_size
 {% else %}
-WITH {{ class_rows(relation, qids) }}
+WITH {{ class_rows(relation, qids, counted) }}
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n

@@ -1450,8 +1450,8 @@ ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."v_batch" AS r
-  GROUP BY "age", "city", "income")
+  FROM "anonsql_work_RUN"."rows" AS r
+  GROUP BY "q0", "q1", "q2")
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n

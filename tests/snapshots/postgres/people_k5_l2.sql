@@ -1481,11 +1481,11 @@ ANALYZE "anon"."people__metrics";
 WITH class_rows AS (
   SELECT
     CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."v_batch" AS r
+  FROM "anonsql_work_RUN"."rows" AS r
   GROUP BY
-    "age",
-    "city",
-    "income"
+    "q0",
+    "q1",
+    "q2"
 )
 SELECT
   n AS class_size,
