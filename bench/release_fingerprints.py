@@ -295,6 +295,20 @@ def engines(names: list[str]) -> Iterator[tuple[str, Callable[[], Engine], Calla
             yield name, open_pg, server.stop
 
 
+def _acknowledged(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec with every sensitive or insensitive column published with
+    ``acknowledge_linked``: at some k and algorithms such a column gives a few rows'
+    quasi-identifiers away, which the linkage gate (since issue 29) refuses; acknowledged, the
+    run publishes and the certificate records the exposure, which is fingerprinted too."""
+    columns = {
+        name: {**column, "acknowledge_linked": True}
+        if isinstance(column, dict) and column.get("role") in ("sensitive", "insensitive")
+        else column
+        for name, column in spec["columns"].items()
+    }
+    return {**spec, "columns": columns}
+
+
 def compute(engine_names: list[str], only: str | None) -> dict[str, Any]:
     results: dict[str, Any] = {}
     configs = grid()
@@ -313,7 +327,7 @@ def compute(engine_names: list[str], only: str | None) -> dict[str, Any]:
                     _load(engine, data)
                     loaded[data] = engine
                 engine = loaded[data]
-                spec = make()
+                spec = _acknowledged(make())
                 started = time.perf_counter()
                 result = api.run(spec, engine=engine)
                 key = f"{engine_name}: {name}"
