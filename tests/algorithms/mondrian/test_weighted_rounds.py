@@ -75,10 +75,11 @@ def test_weighted_statistics_equal_the_rows(
 
 def _release(
     engine: Engine, spec: dict[str, Any]
-) -> tuple[list[tuple[Any, ...]], dict[Any, float]]:
+) -> tuple[list[tuple[Any, ...]], dict[Any, float], Any]:
     result = api.run(spec, engine=engine)
     rows = sorted(engine.query("select_all", relation=result.names.main), key=repr)
-    return rows, {(m.name, m.attribute): m.value for m in result.metrics}
+    metrics = {(m.name, m.attribute): m.value for m in result.metrics}
+    return rows, metrics, result.certificate["source_risk"]
 
 
 @pytest.mark.parametrize("privacy", ["k", "l"])
@@ -86,7 +87,8 @@ def test_weighted_rounds_publish_the_same_release(
     engine: Engine, tmp_path: Path, privacy: str
 ) -> None:
     """Adult (30,162 rows, under the default threshold) partitioned on its rows and on its
-    weighted distinct vectors: the same release, metrics included."""
+    weighted distinct vectors: the same release, metrics included, and the same source risk
+    in the certificate (grouped from the source, and from the weighted vectors' codes)."""
     load_adult(engine)
     releases = []
     for name, weighted_from in (("rows", 10**9), ("vectors", 0)):
@@ -102,3 +104,4 @@ def test_weighted_rounds_publish_the_same_release(
         releases.append(_release(engine, spec))
     assert releases[0][0] == releases[1][0]
     assert releases[0][1] == pytest.approx(releases[1][1])
+    assert releases[0][2] == releases[1][2]

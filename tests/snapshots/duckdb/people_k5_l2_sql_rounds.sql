@@ -93,10 +93,16 @@ SELECT
   , "l1".leaf_rank AS "q1"
   , src."income" AS "q2"
 
-  , CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC NULLS LAST) - 1 AS INTEGER) AS "s0"
+  , "r0".code AS "s0"
 FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
-  ON "l1".value = CAST(src."city" AS VARCHAR);
+  ON "l1".value = CAST(src."city" AS VARCHAR)
+
+JOIN (
+  SELECT d.value, CAST(DENSE_RANK() OVER (ORDER BY d.value ASC NULLS LAST) - 1 AS INTEGER) AS code
+  FROM (SELECT DISTINCT "disease" AS value FROM "anonsql_work_RUN"."v_batch") AS d
+) AS "r0"
+  ON "r0".value IS NOT DISTINCT FROM src."disease";
 SELECT COUNT(*) FROM "anonsql_work_RUN"."rows" AS r;
 SELECT "s0" AS code, COUNT(*) AS n
 FROM "anonsql_work_RUN"."rows"
@@ -1450,8 +1456,8 @@ ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."rows" AS r
-  GROUP BY "q0", "q1", "q2")
+  FROM "anonsql_work_RUN"."v_batch" AS r
+  GROUP BY "age", "city", "income")
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
 GROUP BY n

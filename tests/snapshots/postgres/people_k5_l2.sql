@@ -194,15 +194,31 @@ FROM STDIN;
 ANALYZE "anonsql_work_RUN"."ancestors";
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."rows" AS
+WITH "ranks0" AS (
+  SELECT
+    d.value,
+    CAST(DENSE_RANK() OVER (ORDER BY d.value ASC) - 1 AS INT) AS code
+  FROM (
+    SELECT DISTINCT
+      "disease" AS value
+    FROM "anonsql_work_RUN"."v_batch"
+  ) AS d
+)
 SELECT
   CAST(0 AS BIGINT) AS pid,
   src."age" AS "q0",
   "l1".leaf_rank AS "q1",
   src."income" AS "q2",
-  CAST(DENSE_RANK() OVER (ORDER BY src."disease" ASC) - 1 AS INT) AS "s0"
+  COALESCE("r0".code, (
+    SELECT
+      MAX(code)
+    FROM "ranks0"
+  )) AS "s0"
 FROM "anonsql_work_RUN"."v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
-  ON "l1".value = CAST(src."city" AS TEXT);
+  ON "l1".value = CAST(src."city" AS TEXT)
+LEFT JOIN "ranks0" AS "r0"
+  ON "r0".value = src."disease";
 
 SELECT
   COUNT(*)
@@ -1481,11 +1497,11 @@ ANALYZE "anon"."people__metrics";
 WITH class_rows AS (
   SELECT
     CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."rows" AS r
+  FROM "anonsql_work_RUN"."v_batch" AS r
   GROUP BY
-    "q0",
-    "q1",
-    "q2"
+    "age",
+    "city",
+    "income"
 )
 SELECT
   n AS class_size,
