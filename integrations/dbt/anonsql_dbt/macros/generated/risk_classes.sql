@@ -26,10 +26,11 @@ matched AS (
   FROM stacked
   GROUP BY {{ anonsql_dbt.risk__keys(qids) }}
 ){%- endmacro %}
-{# One row per class of the relation: its size n. #}
-{% macro risk__class_rows(relation, qids) -%}
+{# One row per class of the relation: its size n (the sum of `counted` when the relation's rows
+   are grouped, each standing for that many rows). #}
+{% macro risk__class_rows(relation, qids, counted=none) -%}
 class_rows AS (
-  SELECT CAST(COUNT(*) AS BIGINT) AS n
+  SELECT CAST({% if counted %}SUM({{ anonsql_dbt.ident(counted) }}){% else %}COUNT(*){% endif %} AS BIGINT) AS n
   FROM {{ anonsql_dbt.qname(relation) }} AS r
   GROUP BY {% for q in qids %}{{ anonsql_dbt.ident(q) }}{{ ", " if not loop.last }}{% endfor %}
 ){%- endmacro %}
