@@ -7,22 +7,6 @@
    (equal hashes: equal values, or a collision), it says so with `screened` = 1 and the caller
    asks again with `screen` false, for the exact counts. NULLs hash to NULL, which MIN and MAX
    ignore, as they ignore NULL values. #}
+{% from "linked/_splits.sql" import splits_query with context %}
 {% macro value(q) %}{% if screen and not q.boolean %}CASE WHEN {{ q.column | ident }} IS NULL THEN NULL ELSE XXHASH64({{ q.column | ident }}) END{% else %}{{ q.column | ident }}{% endif %}{% endmacro %}
-{% macro low(q, expr) %}{{ 'BOOL_AND' if q.boolean else 'MIN' }}({{ expr }}){% endmacro %}
-{% macro high(q, expr) %}{{ 'BOOL_OR' if q.boolean else 'MAX' }}({{ expr }}){% endmacro %}
-WITH determines AS (
-  SELECT {{ column | ident }} AS p
-{% for q in qids %}
-    , {{ low(q, value(q)) }} AS {{ ('lo' ~ loop.index0) | ident }}
-    , {{ high(q, value(q)) }} AS {{ ('hi' ~ loop.index0) | ident }}
-{% endfor %}
-  FROM {{ source | qname }} AS s
-  GROUP BY {{ column | ident }}
-)
-SELECT
-{% for q in qids %}
-  CASE WHEN {{ low(q, ('lo' ~ loop.index0) | ident) }} <> {{ high(q, ('hi' ~ loop.index0) | ident) }} THEN 1 ELSE 0 END AS {{ ('several' ~ loop.index0) | ident }},
-  SUM(CASE WHEN {{ ('lo' ~ loop.index0) | ident }} <> {{ ('hi' ~ loop.index0) | ident }} THEN 1 ELSE 0 END) AS {{ ('split' ~ loop.index0) | ident }},
-{% endfor %}
-  {{ 1 if screen else 0 }} AS screened
-FROM determines
+{{ splits_query(value, 1 if screen else 0) }}
