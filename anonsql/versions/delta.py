@@ -229,23 +229,30 @@ def _delta(
 
     keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
     columns = [c.name for c in resolved.catalog]
-    sums = _key_sums(engine, resolved.source, columns=columns)
-    checksum = f"{sums[0]}:{sums[1]}"
     history = names.history if previous is not None else None
     batch, deleted = table("batch"), table("deleted")
     if history is None:
-        # a new history places every source row, keyed (its ordinal among identical rows)
+        # a new history places every source row, keyed (its ordinal among identical rows); the
+        # sums are read of those keys, so the source's rows are hashed once (on PostgreSQL a
+        # second hashing cost about 1 s at 1e6 rows) and describe exactly the rows placed
         engine.run("versions/keyed", target=batch, source=resolved.source, columns=columns, **keys)
-    elif not _changed_by_key(engine, resolved, history, sums, batch, deleted):
-        # the exact path: every source row keyed, then compared with the history's
-        keyed = table("keyed")
-        engine.run("versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys)
-        engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
-        engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+        sums = _key_sums(engine, batch)
+    else:
+        sums = _key_sums(engine, resolved.source, columns=columns)
+        if not _changed_by_key(engine, resolved, history, sums, batch, deleted):
+            # the exact path: every source row keyed, then compared with the history's
+            keyed = table("keyed")
+            engine.run(
+                "versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys
+            )
+            engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
+            engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+    checksum = f"{sums[0]}:{sums[1]}"
     # the algorithm's working rows join the batch to every hierarchy: without statistics
     # PostgreSQL estimates those joins at one row and nested-loops over them
     engine.analyze(batch)
-    batch_rows = engine.count_rows(batch)
+    # a new history's batch was just counted by its key sums
+    batch_rows = sums[0] if history is None else engine.count_rows(batch)
     applied: TableName | None = None
     pending = applied_rows = 0
     if history is not None:
@@ -390,5 +397,5 @@ def _for_algorithm(delta: Delta, engine: Engine) -> Resolved:
     spec = resolved.spec
     if delta.version > 1:
         spec = spec.model_copy(update={"suppression_limit": 1.0})
-    rows = engine.count_rows(delta.placing)
+    rows = delta.batch_rows if delta.placing == delta.batch else engine.count_rows(delta.placing)
     return dataclasses.replace(resolved, spec=spec, source=delta.placing, rows=rows)

@@ -61,12 +61,6 @@ ATTACH ':memory:' AS "anonsql_work_RUN";
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
-SELECT COUNT(*) AS n,
-  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
-FROM (
-  SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s
-) AS k;
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 WITH __anonsql_hashed AS MATERIALIZED (
   SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash"
@@ -81,8 +75,12 @@ UNION ALL
 SELECT x.*, ROW_NUMBER() OVER (PARTITION BY x."__anonsql_row_hash") AS "__anonsql_row_ord"
 FROM __anonsql_hashed AS x
 WHERE x."__anonsql_row_hash" IN (SELECT "__anonsql_row_hash" FROM __anonsql_repeated);
-SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
-SELECT COUNT(*) FROM "anonsql_work_RUN"."v_batch" AS r;
+SELECT COUNT(*) AS n,
+  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+FROM (
+  SELECT r."__anonsql_row_hash" AS h FROM "anonsql_work_RUN"."v_batch" AS r
+) AS k;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";

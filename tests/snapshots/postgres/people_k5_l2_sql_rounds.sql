@@ -93,19 +93,6 @@ WHERE
     table_schema = 'anon_private' AND table_name IN ('people__versions')
   );
 
-SELECT
-  COUNT(*) AS n,
-  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
-FROM (
-  SELECT
-    HASHTEXTEXTENDED(
-      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
-      0
-    ) AS h
-  FROM "main"."people" AS s
-) AS k;
-
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
@@ -120,15 +107,17 @@ CROSS JOIN LATERAL (
     ) AS h
 ) AS k;
 
+SELECT
+  COUNT(*) AS n,
+  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+FROM (
+  SELECT
+    r."__anonsql_row_hash" AS h
+  FROM "anonsql_work_RUN"."v_batch" AS r
+) AS k;
+
 ANALYZE "anonsql_work_RUN"."v_batch";
-
-SELECT
-  COUNT(*)
-FROM "anonsql_work_RUN"."v_batch" AS r;
-
-SELECT
-  COUNT(*)
-FROM "anonsql_work_RUN"."v_batch" AS r;
 
 SELECT
   COUNT(*)
