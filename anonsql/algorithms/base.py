@@ -191,6 +191,14 @@ class Algorithm(ABC, Generic[O]):
         nothing more and return themselves."""
         return self
 
+    def working_rows_weight(self, rows: int) -> str | None:
+        """The weight column when the prepare step may build the working rows of a source of
+        ``rows`` rows weighted (one row per distinct ``pid`` and codes, with the source rows it
+        stands for: :attr:`Workspace.weight`), or None for one row per source row. Only an
+        algorithm whose partitions never separate equal vectors may ask for it (Mondrian's
+        bins, LeFevre et al. 2006). Default: None."""
+        return None
+
     @abstractmethod
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         """Partition ``workspace.work('rows')`` and write ``workspace.work('parts')``."""

@@ -121,6 +121,11 @@ class Workspace:
     carried: tuple[str, ...] = ()
     #: The spec's functional dependencies (they hold on the source), for the algorithms.
     functional_dependencies: tuple[FunctionalDependency, ...] = ()
+    #: The column of ``rows`` holding how many source rows each row stands for, when the
+    #: rows were built weighted (one per distinct ``pid`` and codes:
+    #: :meth:`~anonsql.algorithms.base.Algorithm.working_rows_weight`); None: one row per
+    #: source row.
+    weight: str | None = None
 
     @property
     def schema(self) -> str:

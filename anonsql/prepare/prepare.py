@@ -95,19 +95,27 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
             workspace, leaves, sa_leaves, resolved.spec.varying_qids, resolved.spec.seed
         )
         return replace(workspace, person=replace(link, varying=varying))
+    # weighted when the algorithm partitions distinct vectors (Mondrian from
+    # ``weighted_from_rows``): the rows are grouped as they are built, never written one per row
+    weight = resolved.algorithm.working_rows_weight(resolved.rows)
+    workspace = replace(workspace, weight=weight)
+    rows = workspace.work("rows")
     engine.run(
         "prepare/create_rows",
-        rows=workspace.work("rows"),
+        rows=rows,
         source=source,
         dims=dims,
         sensitive=resolved.sensitive,
         leaves=leaves,
+        weight=weight,
     )
     # the rows join each categorical value to its leaf, so a value that is not a leaf drops its
-    # row: rows as many as the source's mean every value is covered, and the scan of the
-    # source that names the columns runs only when they fall short (on Spark a full scan
-    # joining every leaves table, the source's third before this point)
-    if leaves and engine.count_rows(workspace.work("rows")) != resolved.rows:
+    # row: rows (or weights) as many as the source's rows mean every value is covered, and the
+    # scan of the source that names the columns runs only when they fall short (on Spark a
+    # full scan joining every leaves table, the source's third before this point)
+    if leaves and int(engine.query("prepare/working_rows", rows=rows, weight=weight)[0][0]) != (
+        resolved.rows
+    ):
         check_dimensions(engine, workspace, leaves)
     return replace(
         workspace, sensitive=tuple(count_values(workspace, s) for s in workspace.sensitive)
@@ -141,7 +149,10 @@ def check_dimensions(engine: Engine, workspace: Workspace, leaves: dict[int, Tab
 def count_values(workspace: Workspace, sensitive: SensitiveAttribute) -> SensitiveAttribute:
     """``sensitive`` with the table's count of each of its codes."""
     counts = workspace.engine.query(
-        "prepare/sensitive_counts", rows=workspace.work("rows"), code=sensitive.code
+        "prepare/sensitive_counts",
+        rows=workspace.work("rows"),
+        code=sensitive.code,
+        weight=workspace.weight,
     )
     global_counts = np.zeros(sensitive.distinct, dtype=np.int64)
     for code, n in counts:

@@ -15,3 +15,23 @@ JOIN {{ leaves[d.index] | qname }} AS {{ ('l' ~ d.index) | ident }}
   ON {{ ('l' ~ d.index) | ident }}.value = CAST(src.{{ d.column | ident }} AS VARCHAR)
 {% endfor %}
 {%- endmacro %}
+{# Working rows built weighted (``weight``, when the algorithm partitions distinct vectors:
+   Mondrian, as ``mondrian/compress.sql`` would group them): one row per distinct (pid, codes)
+   with the number of source rows it stands for, so the coded rows are never written one per
+   source row (on Spark at 1e7 rows, writing them took about 6 s of the 10 s they cost, and
+   grouping them straight from the source 7-9 s against 11-14 s for the two steps). #}
+{% macro coded_columns(dims, sensitive) -%}
+pid{% for d in dims %}, {{ d.code | ident }}{% endfor %}{% for s in sensitive %}, {{ s.code | ident }}{% endfor %}
+{%- endmacro %}
+{% macro weighted_open(dims, sensitive, weight) -%}
+{% if weight %}
+SELECT {{ coded_columns(dims, sensitive) }}, CAST(COUNT(*) AS BIGINT) AS {{ weight | ident }}
+FROM (
+{% endif %}
+{%- endmacro %}
+{% macro weighted_close(dims, sensitive, weight) -%}
+{% if weight %}
+) AS coded
+GROUP BY {{ coded_columns(dims, sensitive) }}
+{% endif %}
+{%- endmacro %}

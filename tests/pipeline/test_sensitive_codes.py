@@ -1,10 +1,12 @@
 """The working rows' sensitive codes (``prepare/create_rows``): each row's value ranked among
 the column's distinct values, NULL last, on every engine (each builds them from a rank table of
 the distinct values joined back; PostgreSQL by equality with NULL given the last code), held to
-pandas' dense rank."""
+pandas' dense rank; and the weighted working rows (Mondrian's) held to those codes counted
+by Python."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 
 import pandas as pd
@@ -63,8 +65,49 @@ def test_codes_are_dense_ranks_with_null_last(
     # the id rides along as a numeric quasi-identifier so each code is read back by its row
     dims = [Dimension(index=0, column="id", kind="numeric")]
     engine.run(
-        "prepare/create_rows", rows=rows, source=source, dims=dims, sensitive=sensitive, leaves={}
+        "prepare/create_rows",
+        rows=rows,
+        source=source,
+        dims=dims,
+        sensitive=sensitive,
+        leaves={},
+        weight=None,
     )
     got = sorted(engine.query("select_all", relation=rows), key=lambda r: r[1])
     assert [int(r[2]) for r in got] == _expected(list(text))
     assert [int(r[3]) for r in got] == _expected(list(floats))
+
+    # weighted (Mondrian from weighted_from_rows): one row per distinct (pid, codes), weighing
+    # the rows it stands for, over a quasi-identifier that repeats
+    weighted = TableName(f"weighted{n}", schema)
+    group = [Dimension(index=0, column="g", kind="numeric")]
+    grouped_source = TableName(f"grouped_src{n}", schema)
+    engine.load_arrow(
+        grouped_source,
+        pa.table(
+            {
+                "g": pa.array([i % 3 for i in range(len(text))], pa.int64()),
+                "t": pa.array(text, pa.string()),
+                "f": pa.array(floats, pa.float64()),
+            }
+        ),
+    )
+    engine.run(
+        "prepare/create_rows",
+        rows=weighted,
+        source=grouped_source,
+        dims=group,
+        sensitive=sensitive,
+        leaves={},
+        weight="w",
+    )
+    groups = [i % 3 for i in range(len(text))]
+    counted = collections.Counter(
+        zip(groups, _expected(list(text)), _expected(list(floats)), strict=True)
+    )
+    expected = sorted((0, g, s0, s1, w) for (g, s0, s1), w in counted.items())
+    assert (
+        sorted(tuple(int(v) for v in r) for r in engine.query("select_all", relation=weighted))
+        == expected
+    )
+    assert int(engine.query("prepare/working_rows", rows=weighted, weight="w")[0][0]) == len(text)

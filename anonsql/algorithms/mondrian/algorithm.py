@@ -179,6 +179,11 @@ class Mondrian(Algorithm[MO]):
         bound.workload = parse_workload(spec.workload, spec.output.name, spec.output.schema_)
         return bound
 
+    def working_rows_weight(self, rows: int) -> str | None:
+        """From ``weighted_from_rows`` rows, the rounds read the distinct vectors (record
+        data: the 1:M workspace builds its own rows), so they are built weighted."""
+        return _WEIGHT if rows >= self.options.weighted_from_rows else None
+
     def partition(self, workspace: Workspace, progress: ProgressCallback) -> Partitioning:
         return _MondrianRun(workspace, self.options, progress, workload=self.workload).run()
 
@@ -301,8 +306,13 @@ class _MondrianRun:
         compress = (
             self.individuals is None
             and not self.ws.carried
+            and self.ws.weight is None
             and self.ws.rows >= self.weighted_from_rows
         )
+        if self.ws.weight is not None:
+            # the prepare step built the rows weighted already (Mondrian.working_rows_weight)
+            self.weight = self.ws.weight
+            self.payload = [*self.payload, self.ws.weight]
         if compress:
             e.run(
                 "mondrian/compress",

@@ -85,6 +85,7 @@ CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."ancestors" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."rows" AS
+
 SELECT
   CAST(0 AS BIGINT) AS pid
   , src."age" AS "q0"
@@ -101,7 +102,8 @@ JOIN (
   FROM (SELECT DISTINCT "disease" AS value FROM "anonsql_work_RUN"."v_batch") AS d
 ) AS "r0"
   ON "r0".value IS NOT DISTINCT FROM src."disease";
-SELECT COUNT(*) FROM "anonsql_work_RUN"."rows" AS r;
+SELECT COUNT(*) AS n
+FROM "anonsql_work_RUN"."rows" AS r;
 SELECT "s0" AS code, COUNT(*) AS n
 FROM "anonsql_work_RUN"."rows"
 GROUP BY "s0"

@@ -210,7 +210,7 @@ LEFT JOIN "ranks0" AS "r0"
   ON "r0".value = src."disease";
 
 SELECT
-  COUNT(*)
+  COUNT(*) AS n
 FROM "anonsql_work_RUN"."rows" AS r;
 
 SELECT

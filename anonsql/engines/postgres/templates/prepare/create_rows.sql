@@ -2,7 +2,7 @@
    it there), with each rank table joined by plain equality, which PostgreSQL hashes (it cannot
    hash IS NOT DISTINCT FROM, and would compare every row with every distinct value). A NULL
    value matches no rank row; its code is the highest, since NULL ranks last. #}
-{% from "prepare/_coded.sql" import coded_qids, leaf_joins %}
+{% from "prepare/_coded.sql" import coded_qids, leaf_joins, weighted_open, weighted_close %}
 CREATE {{ working_table }}TABLE {{ rows | qname }} AS
 {% for s in sensitive %}
 {{ "WITH" if loop.first }} {{ ('ranks' ~ loop.index0) | ident }} AS (
@@ -10,6 +10,7 @@ CREATE {{ working_table }}TABLE {{ rows | qname }} AS
   FROM (SELECT DISTINCT {{ s.column | ident }} AS value FROM {{ source | qname }}) AS d
 ){{ "," if not loop.last }}
 {% endfor %}
+{{ weighted_open(dims, sensitive, weight) }}
 SELECT
   CAST(0 AS BIGINT) AS pid
 {{ coded_qids(dims) }}
@@ -22,3 +23,4 @@ FROM {{ source | qname }} AS src
 LEFT JOIN {{ ('ranks' ~ loop.index0) | ident }} AS {{ ('r' ~ loop.index0) | ident }}
   ON {{ ('r' ~ loop.index0) | ident }}.value = src.{{ s.column | ident }}
 {% endfor %}
+{{ weighted_close(dims, sensitive, weight) }}
