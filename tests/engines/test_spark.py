@@ -216,3 +216,41 @@ def test_linked_columns_screen_by_hash_and_confirm_exactly(spark: Engine) -> Non
         assert found == expected[column]
         assert sum("determines" in sql for sql in sent) == queries, column
     assert expected["zip"] == [LinkedColumn("zip", ("city",))] and expected["note"] == []
+
+
+def test_a_local_session_loads_arrow_through_parquet_as_through_the_gateway(
+    spark: Engine,
+) -> None:
+    """On a local master a table reaches Spark as a Parquet file; it must land with the types
+    and values ``createDataFrame`` gives (NULLs, NaN and text that needs quoting included),
+    and a type the file path does not take (a date) still loads through the gateway."""
+    data = pa.table(
+        {
+            "i8": pa.array([1, None, -3], pa.int8()),
+            "i32": pa.array([2**31 - 1, 0, None], pa.int32()),
+            "i64": pa.array([2**62, -1, None], pa.int64()),
+            "f": pa.array([float("nan"), None, -0.5], pa.float64()),
+            "t": pa.array(["it's `quoted`", None, "é"], pa.string()),
+            "b": pa.array([True, None, False], pa.bool_()),
+        }
+    )
+    schema = "arrow_paths"
+    spark.ensure_schema(schema)
+    through_file, through_gateway = TableName("file", schema), TableName("gateway", schema)
+    assert spark._shares_files  # type: ignore[attr-defined]
+    spark.load_arrow(through_file, data)
+    spark.__dict__["_shares_files"] = False
+    try:
+        spark.load_arrow(through_gateway, data)
+    finally:
+        del spark.__dict__["_shares_files"]
+
+    def read(table: TableName) -> list[tuple[str, ...]]:
+        rows = spark.query("select_all", relation=table)
+        return sorted(tuple(repr(v) for v in row) for row in rows)  # NaN compares by its text
+
+    assert spark.columns(through_file) == spark.columns(through_gateway)
+    assert read(through_file) == read(through_gateway)
+    dated = pa.table({"d": pa.array([0, None], pa.int32()).cast(pa.date32())})
+    spark.load_arrow(TableName("dated", schema), dated)
+    assert spark.count_rows(TableName("dated", schema)) == 2
