@@ -23,26 +23,26 @@ FROM ({{ anonsql_dbt.attacks__grouped(relation, known, [], counted) }}) AS g
 {# Attribute inference: per group of rows the adversary cannot tell apart (`known`), the count
    of its most frequent value of `column` (their guess for every row of the group), the group's
    rows, and the count of the value most frequent over the whole relation (the baseline's guess)
-   and the number of distinct values (the domain a confidence bound may depend on). #}
+   and the number of distinct values (the domain a confidence bound may depend on).
+   The cells are grouped twice in one pass (GROUPING SETS: per group, and per value, told apart
+   by GROUPING(a0)), so they are read once: Spark recomputes a CTE at every reference, and the
+   two references cost 10 jobs, 3.5 s at 1e7 rows. #}
 
 WITH cells AS (
   {{ anonsql_dbt.attacks__grouped(relation, known, [column], counted) }}
 ),
-per_group AS (
-  SELECT {{ anonsql_dbt.attacks__keys(known) }}, SUM(n) AS n, MAX(n) AS top
+stats AS (
+  SELECT GROUPING(a0) AS per_group, SUM(n) AS n, MAX(n) AS top
   FROM cells
-  GROUP BY {{ anonsql_dbt.attacks__keys(known) }}
-),
-per_value AS (
-  SELECT a0, SUM(n) AS n FROM cells GROUP BY a0
+  GROUP BY GROUPING SETS (({{ anonsql_dbt.attacks__keys(known) }}), (a0))
 )
 SELECT
-  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
-  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
-  COALESCE(MAX(CAST(top AS {{ anonsql_dbt.type_double() }}) / CAST(n AS {{ anonsql_dbt.type_double() }})), 0.0) AS confidence,
-  (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM per_value) AS baseline_correct,
-  (SELECT CAST(COUNT(*) AS BIGINT) FROM per_value) AS domain
-FROM per_group
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN top END), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN n END), 0) AS BIGINT) AS rows,
+  COALESCE(MAX(CASE WHEN per_group = 1 THEN CAST(top AS {{ anonsql_dbt.type_double() }}) / CAST(n AS {{ anonsql_dbt.type_double() }}) END), 0.0) AS confidence,
+  CAST(COALESCE(MAX(CASE WHEN per_group = 0 THEN n END), 0) AS BIGINT) AS baseline_correct,
+  CAST(SUM(CASE WHEN per_group = 0 THEN 1 ELSE 0 END) AS BIGINT) AS domain
+FROM stats
 {%- endmacro %}
 
 {% macro linked_recovery(qids, columns, nodes, release, source, weighted) -%}
