@@ -739,41 +739,35 @@ WITH cells AS (
     "city",
     "income",
     "disease"
-), per_group AS (
+), stats AS (
   SELECT
-    "k0",
-    "k1",
-    "k2",
+    GROUPING(a0) AS per_group,
     SUM(n) AS n,
     MAX(n) AS top
   FROM cells
   GROUP BY
-    "k0",
-    "k1",
-    "k2"
-), per_value AS (
-  SELECT
-    a0,
-    SUM(n) AS n
-  FROM cells
-  GROUP BY
-    a0
+    GROUPING SETS (
+      ("k0", "k1", "k2"),
+      (
+        a0
+      )
+    )
 )
 SELECT
-  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
-  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
-  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
-  (
-    SELECT
-      CAST(COALESCE(MAX(n), 0) AS BIGINT)
-    FROM per_value
-  ) AS baseline_correct,
-  (
-    SELECT
-      CAST(COUNT(*) AS BIGINT)
-    FROM per_value
-  ) AS domain
-FROM per_group;
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN top END), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN n END), 0) AS BIGINT) AS rows,
+  COALESCE(
+    MAX(
+      CASE
+        WHEN per_group = 1
+        THEN CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)
+      END
+    ),
+    0.0
+  ) AS confidence,
+  CAST(COALESCE(MAX(CASE WHEN per_group = 0 THEN n END), 0) AS BIGINT) AS baseline_correct,
+  CAST(SUM(CASE WHEN per_group = 0 THEN 1 ELSE 0 END) AS BIGINT) AS domain
+FROM stats;
 
 WITH cells AS (
   SELECT
@@ -790,43 +784,35 @@ WITH cells AS (
     "income",
     "note",
     "disease"
-), per_group AS (
+), stats AS (
   SELECT
-    "k0",
-    "k1",
-    "k2",
-    "k3",
+    GROUPING(a0) AS per_group,
     SUM(n) AS n,
     MAX(n) AS top
   FROM cells
   GROUP BY
-    "k0",
-    "k1",
-    "k2",
-    "k3"
-), per_value AS (
-  SELECT
-    a0,
-    SUM(n) AS n
-  FROM cells
-  GROUP BY
-    a0
+    GROUPING SETS (
+      ("k0", "k1", "k2", "k3"),
+      (
+        a0
+      )
+    )
 )
 SELECT
-  CAST(COALESCE(SUM(top), 0) AS BIGINT) AS correct,
-  CAST(COALESCE(SUM(n), 0) AS BIGINT) AS rows,
-  COALESCE(MAX(CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)), 0.0) AS confidence,
-  (
-    SELECT
-      CAST(COALESCE(MAX(n), 0) AS BIGINT)
-    FROM per_value
-  ) AS baseline_correct,
-  (
-    SELECT
-      CAST(COUNT(*) AS BIGINT)
-    FROM per_value
-  ) AS domain
-FROM per_group;
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN top END), 0) AS BIGINT) AS correct,
+  CAST(COALESCE(SUM(CASE WHEN per_group = 1 THEN n END), 0) AS BIGINT) AS rows,
+  COALESCE(
+    MAX(
+      CASE
+        WHEN per_group = 1
+        THEN CAST(top AS DOUBLE PRECISION) / CAST(n AS DOUBLE PRECISION)
+      END
+    ),
+    0.0
+  ) AS confidence,
+  CAST(COALESCE(MAX(CASE WHEN per_group = 0 THEN n END), 0) AS BIGINT) AS baseline_correct,
+  CAST(SUM(CASE WHEN per_group = 0 THEN 1 ELSE 0 END) AS BIGINT) AS domain
+FROM stats;
 
 SELECT
   CAST(COUNT(*) AS BIGINT) AS groups,
