@@ -5,7 +5,7 @@
 CASE WHEN {{ row }}.{{ d.code | ident }} < {{ params }}.{{ ('p' ~ d.index) | ident }} THEN -1 WHEN {{ row }}.{{ d.code | ident }} = {{ params }}.{{ ('p' ~ d.index) | ident }} THEN 0 ELSE 1 END
 {%- endmacro %}
 {# The rows a working-table row stands for: Mondrian runs on distinct (vector, sensitive codes)
-   rows weighted by their row count when `weight` names that column (compress.sql). #}
+   rows weighted by their row count when `weight` names that column (prepare/_coded.sql). #}
 {% macro row_count(weight, row='w') -%}
 {% if weight %}CAST(SUM({{ row }}.{{ weight | ident }}) AS BIGINT){% else %}COUNT(*){% endif %}
 {%- endmacro %}

@@ -16,7 +16,7 @@ JOIN {{ leaves[d.index] | qname }} AS {{ ('l' ~ d.index) | ident }}
 {% endfor %}
 {%- endmacro %}
 {# Working rows built weighted (``weight``, when the algorithm partitions distinct vectors:
-   Mondrian, as ``mondrian/compress.sql`` would group them): one row per distinct (pid, codes)
+   Mondrian from ``weighted_from_rows``): one row per distinct (pid, codes)
    with the number of source rows it stands for, so the coded rows are never written one per
    source row (on Spark at 1e7 rows, writing them took about 6 s of the 10 s they cost, and
    grouping them straight from the source 7-9 s against 11-14 s for the two steps). #}

@@ -63,18 +63,28 @@ def test_value_not_covered_by_hierarchy(people_engine: Engine, tmp_path: Path) -
     expect_spec_error(people_engine, spec, "columns.city.hierarchy", "not leaves of the hierarchy")
 
 
+@pytest.mark.parametrize("weighted", [False, True])
 def test_coverage_is_scanned_for_only_when_the_rows_fall_short(
-    people_engine: Engine, tmp_path: Path
+    people_engine: Engine, tmp_path: Path, weighted: bool
 ) -> None:
-    """The working rows join each value to its leaf, so counting them checks that every value
-    is covered: the scan of the source naming the uncovered column runs only when they fall
-    short, and then refuses the run as above."""
+    """The working rows join each value to its leaf, so counting them (or summing their
+    weights, when Mondrian has them built weighted) checks that every value is covered: the
+    scan of the source naming the uncovered column runs only when they fall short, and then
+    refuses the run as above."""
+
+    def spec_of() -> dict[str, Any]:
+        spec = people_spec(tmp_path)
+        if weighted:
+            spec["algorithm"] = {"mondrian": {"weighted_from_rows": 0}}
+        return spec
+
     sent: list[str] = []
     people_engine.listeners.append(sent.append)
     try:
-        api.run(people_spec(tmp_path), engine=people_engine)
+        api.run(spec_of(), engine=people_engine)
         assert not any("uncovered0" in sql for sql in sent)
-        spec = people_spec(tmp_path)
+        assert any("SUM(" in sql and "rows_n" in sql for sql in sent) == weighted
+        spec = spec_of()
         short = tmp_path / "short.csv"
         short.write_text("Lyon;FR;*\nParis;FR;*\n", encoding="utf-8")
         spec["columns"]["city"]["hierarchy"] = str(short)

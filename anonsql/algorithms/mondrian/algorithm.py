@@ -201,7 +201,7 @@ class _Outcome:
     suppressed_parts: int
 
 
-#: The weight column of Mondrian's compressed working table (``mondrian/compress.sql``).
+#: The weight column of Mondrian's weighted working rows (``prepare/_coded.sql``).
 _WEIGHT = "rows_n"
 
 
@@ -259,7 +259,6 @@ class _MondrianRun:
         self.weights = np.array(
             [options.dependency_weight ** named.count(d.column) for d in self.dims]
         )
-        self.weighted_from_rows = options.weighted_from_rows
         # 1:M rows carry their person along and the models count persons: rounds stay in SQL
         self.max_rows_in_memory = (
             options.max_rows_in_memory if individuals is None and not ws.carried else 0
@@ -284,7 +283,6 @@ class _MondrianRun:
             for name in (
                 "rows",
                 "rows_next",
-                "vectors",
                 "done",
                 "parts",
                 "pstate",
@@ -300,29 +298,13 @@ class _MondrianRun:
         e, t = self.engine, self.t
         start_statements = e.stats.statements
         # Rounds run on the distinct (vector, sensitive codes) rows, weighted by their row
-        # counts: bins never separate equal vectors, so this is the same partitioning, and a
-        # round reads the distinct vectors instead of every row. 1:M runs keep one row per
-        # record (their models count persons, carried along each row).
-        compress = (
-            self.individuals is None
-            and not self.ws.carried
-            and self.ws.weight is None
-            and self.ws.rows >= self.weighted_from_rows
-        )
+        # counts, when the prepare step built them so (Mondrian.working_rows_weight): bins never
+        # separate equal vectors, so this is the same partitioning, and a round reads the
+        # distinct vectors instead of every row. 1:M runs keep one row per record (their models
+        # count persons, carried along each row).
         if self.ws.weight is not None:
-            # the prepare step built the rows weighted already (Mondrian.working_rows_weight)
             self.weight = self.ws.weight
             self.payload = [*self.payload, self.ws.weight]
-        if compress:
-            e.run(
-                "mondrian/compress",
-                target=t["vectors"],
-                rows=t["rows"],
-                payload=self.payload,
-                weight=_WEIGHT,
-            )
-            self.work, self.weight = t["vectors"], _WEIGHT
-            self.payload = [*self.payload, _WEIGHT]
         e.run("mondrian/create_done", done=t["done"], work=self.work)
         self.sql = SqlWorkingSet(
             e,
@@ -356,8 +338,6 @@ class _MondrianRun:
         # table. Weighted, it stays weighted: the record layout reads only each vector's
         # partition from it, so no pass gives every source row its vector's partition.
         e.drop(t["rows"])
-        if compress:
-            e.drop(t["vectors"])
         e.run("rename_table", source=t["done"], target_name=t["rows"].name)
         facts = None
         if self.population is not None:
