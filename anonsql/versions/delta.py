@@ -177,7 +177,15 @@ def versioning(resolved: Resolved, engine: Engine, *, replace: bool) -> Iterator
     try:
         engine.create_work_schema(schema)
         previous = None if replace else previous_version(engine, names)
-        history = previous is not None and engine.relation_kind(names.history) is not None
+        kinds = engine.relation_kinds([names.left, names.legacy_history])
+        if previous is not None and kinds[names.legacy_history] and not kinds[names.left]:
+            raise SpecError(
+                "output",
+                f"{resolved.output} was published by an earlier anonsql, whose single history "
+                "table this version does not read",
+                REPLACE_FIX,
+            )
+        history = previous is not None and kinds[names.left] is not None
         if not versionable(resolved, engine):
             # the source as this run reads it (the spec may name another table since)
             if (
@@ -229,7 +237,8 @@ def _delta(
 
     keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
     columns = [c.name for c in resolved.catalog]
-    history = names.history if previous is not None else None
+    # the version's rows are the published part of the history: what is compared with the source
+    history = names.rows if previous is not None else None
     batch, deleted = table("batch"), table("deleted")
     if history is None:
         # a new history places every source row, keyed (its ordinal among identical rows); the
@@ -245,8 +254,8 @@ def _delta(
             engine.run(
                 "versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys
             )
-            engine.run("versions/batch", target=batch, keyed=keyed, history=history, **keys)
-            engine.run("versions/deleted", target=deleted, history=history, keyed=keyed, **keys)
+            engine.run("versions/batch", target=batch, keyed=keyed, rows=history, **keys)
+            engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **keys)
     checksum = f"{sums[0]}:{sums[1]}"
     # the algorithm's working rows join the batch to every hierarchy: without statistics
     # PostgreSQL estimates those joins at one row and nested-loops over them
@@ -262,7 +271,7 @@ def _delta(
         engine.run(
             "versions/remaining",
             target=remaining,
-            history=history,
+            rows=history,
             deleted=deleted,
             columns=read,
             **keys,
@@ -309,7 +318,6 @@ def _key_sums(
     relation: Relation,
     *,
     columns: Sequence[str] = (),
-    published: bool = False,
 ) -> tuple[int, int, int]:
     """Rows and two sums of their row keys modulo primes (``versions/key_sums``): of the
     source's rows hashed (``columns``), or of a keyed relation's."""
@@ -317,7 +325,6 @@ def _key_sums(
         "versions/key_sums",
         relation=relation,
         columns=list(columns),
-        published=published,
         key_hash=KEY_HASH,
     )[0]
     return int(n), int(first), int(second)
@@ -348,19 +355,19 @@ def _changed_by_key(
         "versions/new_rows",
         target=batch,
         source=resolved.source,
-        history=history,
+        rows=history,
         columns=columns,
         **keys,
     )
     engine.run(
         "versions/gone_rows",
         target=deleted,
-        history=history,
+        rows=history,
         source=resolved.source,
         columns=columns,
         **keys,
     )
-    published = _key_sums(engine, history, published=True)
+    published = _key_sums(engine, history)
     new, gone = _key_sums(engine, batch), _key_sums(engine, deleted)
     if all(s - n == p - g for s, n, p, g in zip(source, new, published, gone, strict=True)):
         return True

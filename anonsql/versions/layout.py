@@ -47,19 +47,21 @@ class VersionedRecordLayout(RecordLayout):
             **keys,
         }
         if not d.history_exists:
-            # a new history is the placed batch itself, written once: no copy of the placed
-            # rows before it (at 1e7 rows each copy costs seconds)
+            # a new history is the placed batch itself, written once as the version's rows:
+            # no copy of the placed rows before it, none after (at 1e8 rows each copy of the
+            # rows costs ~30 s and ~1.7 GB)
             e.drop_existing(vn.kept())
-            e.run("versions/history_create", target=vn.history, version=d.version, **placing)
+            e.run("versions/history_create", target=vn.rows, version=d.version, **placing)
+            e.run("versions/left_create", target=vn.left, rows=vn.rows)
             e.run("versions/versions_create", target=vn.versions)
-            self._version_rows(None)
             e.drop_existing([vn.held])
             e.run(
                 "versions/held",
                 target=vn.held,
                 batch=d.batch,
-                placed=vn.history,
+                placed=vn.rows,
                 flagged=False,
+                nothing_held=self.partitioning.suppressed_rows == 0,
                 **keys,
             )
         else:
@@ -88,13 +90,13 @@ class VersionedRecordLayout(RecordLayout):
         )
 
     def _place_into_history(self, placing: dict[str, Any]) -> None:
-        """A later version: the applied deletions leave the history and the version's rows,
-        the placed batch joins both."""
+        """A later version: the applied deletions leave the version's rows for the rows that
+        left, the placed batch joins the version's rows."""
         ws, d = self.workspace, self.d
         e, vn = ws.engine, d.names
         keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
         placed, working_table = e.transaction_work(TableName("v_placed", d.work_schema))
-        offset = int(e.query("versions/max_class", history=vn.history)[0][0])
+        offset = int(e.query("versions/max_class", rows=vn.rows, left=vn.left)[0][0])
         e.run(
             "versions/placed",
             target=placed,
@@ -105,7 +107,8 @@ class VersionedRecordLayout(RecordLayout):
         if d.applied is not None and d.deleted is not None:
             e.run(
                 "versions/history_leave",
-                history=vn.history,
+                rows=vn.rows,
+                left=vn.left,
                 applied=d.applied,
                 deleted=d.deleted,
                 version=d.version,
@@ -113,48 +116,25 @@ class VersionedRecordLayout(RecordLayout):
             )
         e.run(
             "versions/history_insert",
-            history=vn.history,
+            rows=vn.rows,
             placed=placed,
             columns=d.columns,
             version=d.version,
             **keys,
         )
-        self._version_rows(placed)
         e.drop_existing([vn.held])
-        e.run("versions/held", target=vn.held, batch=d.batch, placed=placed, flagged=True, **keys)
+        e.run(
+            "versions/held",
+            target=vn.held,
+            batch=d.batch,
+            placed=placed,
+            flagged=True,
+            nothing_held=False,
+            **keys,
+        )
         # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
         # statement but ROLLBACK, and the working schema's end drops it anyway
         e.drop_any(placed)
-
-    def _version_rows(self, placed: TableName | None) -> None:
-        """The version's rows: changed in place from the last version's (the applied deletions
-        leave, the placed rows join), or built from the history when it is new (or the table
-        predates its row key)."""
-        d, e = self.d, self.workspace.engine
-        vn, keys = d.names, {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
-        kept = d.history_exists and KEY_HASH in {c.name for c in e.columns(vn.rows) or []}
-        if not kept:
-            e.drop_existing([vn.rows])
-            e.run(
-                "versions/version_rows",
-                target=vn.rows,
-                history=vn.history,
-                columns=d.columns,
-                **keys,
-            )
-            return
-        assert placed is not None  # a kept history's version places its batch
-        if d.applied is not None and d.deleted is not None:
-            e.run(
-                "versions/version_rows_leave",
-                rows=vn.rows,
-                deleted=d.deleted,
-                applied=d.applied,
-                **keys,
-            )
-        e.run(
-            "versions/version_rows_insert", rows=vn.rows, placed=placed, columns=d.columns, **keys
-        )
 
     @property
     def placed_rows(self) -> int:

@@ -14,11 +14,12 @@ KEY_ORD = "__anonsql_row_ord"
 
 @dataclass(frozen=True)
 class VersionNames:
-    """``anon.people``'s history is ``anon_private.people__history`` (one row per published
-    source row: its key, class, versions and published values), ``__versions`` (one summary
-    row per version, with the source's checksum), ``__held`` (the keys of the rows the last
-    version held back) and ``__version_rows`` (the current version's rows, which
-    ``materialize: view`` publishes a view of)."""
+    """``anon.people``'s history is two private tables: ``anon_private.people__version_rows``
+    (one row per row the current version publishes: its key, class, the version it was
+    published in, and its published values; ``materialize: view`` publishes a view of it) and
+    ``__left_rows`` (the rows that left, with the version they left in). Beside them
+    ``__versions`` (one summary row per version, with the source's checksum) and ``__held``
+    (the keys of the rows the last version held back)."""
 
     names: OutputNames
 
@@ -26,7 +27,12 @@ class VersionNames:
         return TableName(f"{self.names.main.name}__{kind}", self.names.private)
 
     @property
-    def history(self) -> TableName:
+    def left(self) -> TableName:
+        return self.private("left_rows")
+
+    @property
+    def legacy_history(self) -> TableName:
+        """The single history table of anonsql before 0.1.0's two (read by none)."""
         return self.private("history")
 
     @property
@@ -43,4 +49,4 @@ class VersionNames:
 
     def kept(self) -> list[TableName]:
         """The tables that outlive a run (``--replace`` drops them)."""
-        return [self.rows, self.held, self.history, self.versions]
+        return [self.rows, self.held, self.left, self.versions, self.legacy_history]

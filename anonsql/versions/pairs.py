@@ -37,7 +37,8 @@ def differencing_violations(
         target=changes,
         working_table=working_table,
         versions=names.versions,
-        history=names.history,
+        rows=names.rows,
+        left=names.left,
         version=version,
         columns=list(columns),
     )

@@ -31,7 +31,7 @@ class HeldBack:
 def held_back(engine: Engine, names: OutputNames) -> HeldBack | None:
     """The held-back changes of a versioned release; None when it is not versioned."""
     vn = VersionNames(names)
-    kinds = engine.relation_kinds([vn.history, vn.held])
+    kinds = engine.relation_kinds([vn.rows, vn.left, vn.held])
     if None in kinds.values():
         return None
     columns = [c.name for c in engine.columns(names.source) or []]
@@ -39,7 +39,7 @@ def held_back(engine: Engine, names: OutputNames) -> HeldBack | None:
         "versions/status",
         source=names.source,
         columns=columns,
-        history=vn.history,
+        rows=vn.rows,
         held=vn.held,
         key_hash=KEY_HASH,
         key_ord=KEY_ORD,

@@ -4,7 +4,7 @@ CREATE TABLE {{ target | qname }} AS
 SELECT k.*
 FROM {{ keyed | qname }} AS k
 WHERE NOT EXISTS (
-  SELECT 1 FROM {{ history | qname }} AS h
-  WHERE h.__anonsql_state = 'published' AND h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
+  SELECT 1 FROM {{ rows | qname }} AS h
+  WHERE h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
     AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }}
 )

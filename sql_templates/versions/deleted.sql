@@ -1,8 +1,8 @@
 {# Published rows whose source row is gone: each class's pending deletions. #}
 CREATE TABLE {{ target | qname }} AS
 SELECT h.*
-FROM {{ history | qname }} AS h
-WHERE h.__anonsql_state = 'published' AND NOT EXISTS (
+FROM {{ rows | qname }} AS h
+WHERE NOT EXISTS (
   SELECT 1 FROM {{ keyed | qname }} AS k
   WHERE h.{{ key_hash | ident }} = k.{{ key_hash | ident }}
     AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }}

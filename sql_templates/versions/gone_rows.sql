@@ -3,8 +3,8 @@
 {% from "versions/_keyed.sql" import row_hash %}
 CREATE TABLE {{ target | qname }} AS
 SELECT h.*
-FROM {{ history | qname }} AS h
-WHERE h.__anonsql_state = 'published' AND NOT EXISTS (
+FROM {{ rows | qname }} AS h
+WHERE NOT EXISTS (
   SELECT 1 FROM (
     SELECT {{ row_hash('s.', columns) }} AS k FROM {{ source | qname }} AS s
   ) AS k

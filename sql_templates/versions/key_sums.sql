@@ -1,5 +1,5 @@
 {# Rows and two sums of row keys modulo primes, over the source (its rows hashed: ``columns``)
-   or over a keyed relation (``published``: the history's published rows only). The first sum
+   or over a keyed relation (the version's rows, a batch). The first sum
    is the source's checksum (status/checksum). #}
 {% from "versions/_keyed.sql" import row_hash %}
 SELECT COUNT(*) AS n,
@@ -10,8 +10,5 @@ FROM (
   SELECT {{ row_hash('s.', columns) }} AS h FROM {{ relation | qname }} AS s
 {% else %}
   SELECT r.{{ key_hash | ident }} AS h FROM {{ relation | qname }} AS r
-{% if published %}
-  WHERE r.__anonsql_state = 'published'
-{% endif %}
 {% endif %}
 ) AS k

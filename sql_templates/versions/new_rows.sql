@@ -10,6 +10,6 @@ FROM (
   FROM {{ source | qname }} AS s
 ) AS n
 WHERE NOT EXISTS (
-  SELECT 1 FROM {{ history | qname }} AS h
-  WHERE h.__anonsql_state = 'published' AND h.{{ key_hash | ident }} = n.{{ key_hash | ident }}
+  SELECT 1 FROM {{ rows | qname }} AS h
+  WHERE h.{{ key_hash | ident }} = n.{{ key_hash | ident }}
 )

@@ -3,9 +3,8 @@
 CREATE TABLE {{ target | qname }} AS
 SELECT h.__anonsql_class_id, h.{{ key_hash | ident }}, h.{{ key_ord | ident }}{% for c in columns %}, h.{{ c | ident }}{% endfor %}
 
-FROM {{ history | qname }} AS h
-WHERE h.__anonsql_state = 'published'
-  AND h.__anonsql_class_id IN (SELECT d.__anonsql_class_id FROM {{ deleted | qname }} AS d)
+FROM {{ rows | qname }} AS h
+WHERE h.__anonsql_class_id IN (SELECT d.__anonsql_class_id FROM {{ deleted | qname }} AS d)
   AND NOT EXISTS (
     SELECT 1 FROM {{ deleted | qname }} AS d
     WHERE h.{{ key_hash | ident }} = d.{{ key_hash | ident }}

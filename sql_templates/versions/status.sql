@@ -6,8 +6,8 @@ WITH keyed AS (
 )
 SELECT
   (SELECT COUNT(*) FROM keyed AS k WHERE NOT EXISTS (
-     SELECT 1 FROM {{ history | qname }} AS h WHERE h.__anonsql_state = 'published'
-       AND h.{{ key_hash | ident }} = k.{{ key_hash | ident }} AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }})
+     SELECT 1 FROM {{ rows | qname }} AS h
+       WHERE h.{{ key_hash | ident }} = k.{{ key_hash | ident }} AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }})
    AND NOT EXISTS (
      SELECT 1 FROM {{ held | qname }} AS x
        WHERE x.{{ key_hash | ident }} = k.{{ key_hash | ident }} AND x.{{ key_ord | ident }} = k.{{ key_ord | ident }})
@@ -16,7 +16,7 @@ SELECT
      SELECT 1 FROM {{ held | qname }} AS x
        WHERE x.{{ key_hash | ident }} = k.{{ key_hash | ident }} AND x.{{ key_ord | ident }} = k.{{ key_ord | ident }})
   ) AS held_rows,
-  (SELECT COUNT(*) FROM {{ history | qname }} AS h WHERE h.__anonsql_state = 'published' AND NOT EXISTS (
+  (SELECT COUNT(*) FROM {{ rows | qname }} AS h WHERE NOT EXISTS (
      SELECT 1 FROM keyed AS k
        WHERE h.{{ key_hash | ident }} = k.{{ key_hash | ident }} AND h.{{ key_ord | ident }} = k.{{ key_ord | ident }})
   ) AS pending_deletions

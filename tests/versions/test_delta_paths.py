@@ -19,13 +19,19 @@ from anonsql.sql import TableName
 from anonsql.versions import delta
 
 K = 5
-HISTORY = TableName("people__history", "anon_private")
-KEYS = ["__anonsql_row_hash", "__anonsql_row_ord", "__anonsql_state", "__anonsql_until"]
+ROWS = TableName("people__version_rows", "anon_private")
+LEFT = TableName("people__left_rows", "anon_private")
+KEYS = ["__anonsql_row_hash", "__anonsql_row_ord", "__anonsql_since", "__anonsql_until"]
 
 
 def history(engine: Engine) -> list[tuple[str, ...]]:
-    frame: pd.DataFrame = engine.query_arrow("select_all", relation=HISTORY).to_pandas()
-    return sorted(tuple(str(v) for v in row) for row in frame[KEYS].itertuples(index=False))
+    """Every row the release published, with the versions it was published in and left in:
+    the version's rows (until None) and the rows that left."""
+    published: pd.DataFrame = engine.query_arrow("select_all", relation=ROWS).to_pandas()
+    published["__anonsql_until"] = None
+    left: pd.DataFrame = engine.query_arrow("select_all", relation=LEFT).to_pandas()
+    frame = pd.concat([published[KEYS], left[KEYS]])
+    return sorted(tuple(str(v) for v in row) for row in frame.itertuples(index=False))
 
 
 def copies(engine: Engine, n: int) -> None:

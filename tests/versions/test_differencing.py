@@ -120,11 +120,16 @@ def test_no_version_pair_reveals_a_person(engine: Engine, tmp_path: Path) -> Non
 
     assert differencing_breaches(kept) == []
     assert api.check_output(engine, "anon.people").holds
-    # the version's rows, changed in place from version to version, are the history's
-    history = engine.query_arrow(
-        "select_all", relation=TableName("people__history", "anon_private")
+    # the version's rows, changed in place from version to version, are what analysts read;
+    # the rows that left are kept apart, each with the version it left in
+    rows = engine.query_arrow(
+        "select_all", relation=TableName("people__version_rows", "anon_private")
     ).to_pandas()
-    published = history[history["__anonsql_state"] == "published"][list(kept[-1].columns)]
+    left = engine.query_arrow(
+        "select_all", relation=TableName("people__left_rows", "anon_private")
+    ).to_pandas()
+    assert len(left) > 0 and left["__anonsql_until"].notna().all()
+    published = rows[list(kept[-1].columns)]
     assert difference(published.astype(str), kept[-1]).empty
     assert difference(kept[-1], published.astype(str)).empty
 

@@ -98,3 +98,27 @@ def test_a_spec_naming_another_source_is_compared_with_it(engine: Engine, tmp_pa
         api.run({**spec, "source": str(other)}, engine=engine)
     same = load_people(engine, TableName("people_same", "main"))
     assert api.run({**spec, "source": str(same)}, engine=engine).check.holds
+
+
+def test_a_history_of_the_earlier_single_table_layout_is_refused(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A release whose history is the single ``__history`` table of earlier anonsql builds
+    is not re-published over as if it had none (an analyst may keep its versions): refused,
+    naming ``--replace``, which drops it and starts again at version 1."""
+    load_people(engine)
+    spec = people_spec(tmp_path, k=5)
+    api.run(spec, engine=engine)
+    private = "anon_private"
+    engine.execute(
+        f"CREATE TABLE {private}.people__history AS SELECT * FROM {private}.people__left_rows"
+    )
+    engine.execute(f"DROP TABLE {private}.people__left_rows")
+    published = snapshot(engine, RELEASE)
+    with pytest.raises(SpecError) as refused:
+        api.run(spec, engine=engine)
+    assert "earlier anonsql" in str(refused.value) and "--replace" in str(refused.value)
+    assert snapshot(engine, RELEASE) == published
+    again = api.run(spec, engine=engine, replace=True)
+    assert again.check.holds and again.certificate["version"] == 1
+    assert engine.relation_kind(TableName("people__history", private)) is None

@@ -61,20 +61,23 @@ ATTACH ':memory:' AS "anonsql_work_RUN";
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__left_rows', 'people__history'));
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-WITH __anonsql_hashed AS MATERIALIZED (
-  SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash"
-  FROM "main"."people" AS s
-), __anonsql_repeated AS (
-  SELECT "__anonsql_row_hash" FROM __anonsql_hashed GROUP BY "__anonsql_row_hash" HAVING COUNT(*) > 1
+WITH __anonsql_repeated AS MATERIALIZED (
+  SELECT r.h FROM (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s) AS r
+  GROUP BY r.h HAVING COUNT(*) > 1
 )
-SELECT x.*, CAST(1 AS BIGINT) AS "__anonsql_row_ord"
-FROM __anonsql_hashed AS x
-WHERE x."__anonsql_row_hash" NOT IN (SELECT "__anonsql_row_hash" FROM __anonsql_repeated)
+SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash", CAST(1 AS BIGINT) AS "__anonsql_row_ord"
+FROM "main"."people" AS s
+WHERE HASH(s."name", s."age", s."city", s."income", s."disease", s."note") NOT IN (SELECT h FROM __anonsql_repeated)
 UNION ALL
 SELECT x.*, ROW_NUMBER() OVER (PARTITION BY x."__anonsql_row_hash") AS "__anonsql_row_ord"
-FROM __anonsql_hashed AS x
-WHERE x."__anonsql_row_hash" IN (SELECT "__anonsql_row_hash" FROM __anonsql_repeated);
+FROM (
+  SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash" FROM "main"."people" AS s
+) AS x
+WHERE x."__anonsql_row_hash" IN (SELECT h FROM __anonsql_repeated);
 SELECT COUNT(*) AS n,
   COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
   COALESCE(SUM(k.h % 998244353), 0) AS second_sum
@@ -169,13 +172,11 @@ JOIN "anonsql_work_RUN"."leaves1" AS "l1"
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions'));
-CREATE TABLE "anon_private"."people__history" AS
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__history'));
+CREATE TABLE "anon_private"."people__version_rows" AS
 SELECT
   p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
-  CAST('published' AS VARCHAR) AS __anonsql_state,
   CAST(1 AS INTEGER) AS __anonsql_since,
-  CAST(NULL AS INTEGER) AS __anonsql_until,
   p."age",
   p."city",
   p."income",
@@ -194,6 +195,10 @@ FROM "anonsql_work_RUN"."v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
   ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income") AS p
 WHERE NOT p.__anonsql_suppressed;
+CREATE TABLE "anon_private"."people__left_rows" AS
+SELECT r.*, CAST(NULL AS INTEGER) AS __anonsql_until
+FROM "anon_private"."people__version_rows" AS r
+WHERE 1 = 0;
 CREATE TABLE "anon_private"."people__versions" (
   version INTEGER, created_at VARCHAR, published_rows BIGINT, inserted_rows BIGINT,
   deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
@@ -201,27 +206,11 @@ CREATE TABLE "anon_private"."people__versions" (
 );
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows'));
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT h."__anonsql_row_hash", h."__anonsql_row_ord",
-  h."age",
-  h."city",
-  h."income",
-  h."disease",
-  h."note"
-FROM "anon_private"."people__history" AS h
-WHERE h.__anonsql_state = 'published';
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__held'));
 CREATE TABLE "anon_private"."people__held" AS
 SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
 FROM "anonsql_work_RUN"."v_batch" AS b
-WHERE NOT EXISTS (
-  SELECT 1 FROM "anon_private"."people__history" AS p
-  WHERE p."__anonsql_row_hash" = b."__anonsql_row_hash"
-    AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
-);
+WHERE 1 = 0;
 CREATE VIEW "anon_private"."people__released" AS
 SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
 CREATE VIEW "anon"."people" AS

@@ -18,6 +18,9 @@ ATTACH ':memory:' AS "anonsql_work_RUN";
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__left_rows', 'visits__history'));
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
@@ -1002,7 +1005,7 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('visits__version_rows', 'visits__held', 'visits__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__version_rows', 'visits__held', 'visits__left_rows', 'visits__history'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));

@@ -93,6 +93,17 @@ WHERE
     table_schema = 'anon_private' AND table_name IN ('people__versions')
   );
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('people__left_rows', 'people__history')
+  );
+
 CREATE TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
@@ -2343,17 +2354,21 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private'
-    AND table_name IN ('people__version_rows', 'people__held', 'people__history', 'people__versions')
+    AND table_name IN (
+      'people__version_rows',
+      'people__held',
+      'people__left_rows',
+      'people__versions',
+      'people__history'
+    )
   );
 
-CREATE TABLE "anon_private"."people__history" AS
+CREATE TABLE "anon_private"."people__version_rows" AS
 SELECT
   p."__anonsql_row_hash",
   p."__anonsql_row_ord",
   p.__anonsql_class_id,
-  CAST('published' AS TEXT) AS __anonsql_state,
   CAST(1 AS INT) AS __anonsql_since,
-  CAST(NULL AS INT) AS __anonsql_until,
   p."age",
   p."city",
   p."income",
@@ -2379,6 +2394,14 @@ FROM (
 WHERE
   NOT p.__anonsql_suppressed;
 
+CREATE TABLE "anon_private"."people__left_rows" AS
+SELECT
+  r.*,
+  CAST(NULL AS INT) AS __anonsql_until
+FROM "anon_private"."people__version_rows" AS r
+WHERE
+  1 = 0;
+
 CREATE TABLE "anon_private"."people__versions" (
   version INT,
   created_at TEXT,
@@ -2399,29 +2422,6 @@ SELECT
 FROM information_schema.tables
 WHERE
   (
-    table_schema = 'anon_private' AND table_name IN ('people__version_rows')
-  );
-
-CREATE TABLE "anon_private"."people__version_rows" AS
-SELECT
-  h."__anonsql_row_hash",
-  h."__anonsql_row_ord",
-  h."age",
-  h."city",
-  h."income",
-  h."disease",
-  h."note"
-FROM "anon_private"."people__history" AS h
-WHERE
-  h.__anonsql_state = 'published';
-
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
     table_schema = 'anon_private' AND table_name IN ('people__held')
   );
 
@@ -2431,14 +2431,7 @@ SELECT
   b."__anonsql_row_ord"
 FROM "anonsql_work_RUN"."v_batch" AS b
 WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "anon_private"."people__history" AS p
-    WHERE
-      p."__anonsql_row_hash" = b."__anonsql_row_hash"
-      AND p."__anonsql_row_ord" = b."__anonsql_row_ord"
-  );
+  1 = 0;
 
 ANALYZE "anon_private"."people__version_rows";
 

@@ -45,6 +45,17 @@ WHERE
   );
 
 SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private'
+    AND table_name IN ('visits__left_rows', 'visits__history')
+  );
+
+SELECT
   COUNT(*)
 FROM information_schema.schemata
 WHERE
@@ -2632,7 +2643,7 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private'
-    AND table_name IN ('visits__version_rows', 'visits__held', 'visits__history')
+    AND table_name IN ('visits__version_rows', 'visits__held', 'visits__left_rows', 'visits__history')
   );
 
 SELECT
