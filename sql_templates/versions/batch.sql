@@ -1,6 +1,6 @@
 {# The rows to place in new classes: the source's rows no class of the history publishes now
    (inserted since the last version, or held back). #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT k.*
 FROM {{ keyed | qname }} AS k
 WHERE NOT EXISTS (

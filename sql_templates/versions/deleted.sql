@@ -1,5 +1,5 @@
 {# Published rows whose source row is gone: each class's pending deletions. #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT h.*
 FROM {{ rows | qname }} AS h
 WHERE NOT EXISTS (

@@ -1,2 +1,2 @@
 {# An empty table with the columns of ``source``. #}
-CREATE TABLE {{ target | qname }} AS SELECT * FROM {{ source | qname }} AS s WHERE 1 = 0
+CREATE {{ working_table }}TABLE {{ target | qname }} AS SELECT * FROM {{ source | qname }} AS s WHERE 1 = 0

@@ -1,5 +1,5 @@
 {# The partitions of a batch that forms no class: none (the columns the stage step reads). #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT CAST(NULL AS BIGINT) AS pid, CAST(NULL AS BOOLEAN) AS suppressed
 {% for d in dims %}
 {% if d.is_numeric %}

@@ -1,7 +1,7 @@
 {# Published rows whose row hash the source no longer has: the pending deletions without the
    keyed copy of the source (see versions/new_rows). #}
 {% from "versions/_keyed.sql" import row_hash %}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT h.*
 FROM {{ rows | qname }} AS h
 WHERE NOT EXISTS (

@@ -1,3 +1,3 @@
 {% from "versions/_keyed.sql" import keyed %}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 {{ keyed(source, columns, key_hash, key_ord) }}

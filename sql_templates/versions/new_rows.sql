@@ -3,7 +3,7 @@
    1, as no identical row is published. Exact when the rows of the hashes on both sides kept
    their multiplicities, which the key sums check (versions/key_sums). #}
 {% from "versions/_keyed.sql" import row_hash %}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT n.*, ROW_NUMBER() OVER (PARTITION BY n.{{ key_hash | ident }}) AS {{ key_ord | ident }}
 FROM (
   SELECT s.*, {{ row_hash('s.', columns) }} AS {{ key_hash | ident }}

@@ -1,6 +1,6 @@
 {# The rows a class with pending deletions keeps once they are applied: the class, the key and
    the ``columns`` the models' refusal queries read (versions/applied), not the whole rows. #}
-CREATE TABLE {{ target | qname }} AS
+CREATE {{ working_table }}TABLE {{ target | qname }} AS
 SELECT h.__anonsql_class_id, h.{{ key_hash | ident }}, h.{{ key_ord | ident }}{% for c in columns %}, h.{{ c | ident }}{% endfor %}
 
 FROM {{ rows | qname }} AS h

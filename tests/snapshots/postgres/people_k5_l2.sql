@@ -104,7 +104,7 @@ WHERE
     AND table_name IN ('people__left_rows', 'people__history')
   );
 
-CREATE TABLE "anonsql_work_RUN"."v_batch" AS
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
   k.h AS "__anonsql_row_hash",
