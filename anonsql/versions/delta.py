@@ -244,7 +244,14 @@ def _delta(
         # a new history places every source row, keyed (its ordinal among identical rows); the
         # sums are read of those keys, so the source's rows are hashed once (on PostgreSQL a
         # second hashing cost about 1 s at 1e6 rows) and describe exactly the rows placed
-        engine.run("versions/keyed", target=batch, source=resolved.source, columns=columns, **keys)
+        engine.run(
+            "versions/keyed_batch",
+            target=batch,
+            repeated=table("repeated"),
+            source=resolved.source,
+            columns=columns,
+            **keys,
+        )
         sums = _key_sums(engine, batch)
     else:
         sums = _key_sums(engine, resolved.source, columns=columns)

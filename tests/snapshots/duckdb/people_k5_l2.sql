@@ -64,20 +64,21 @@ WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__left_rows', 'people__history'));
-CREATE TABLE "anonsql_work_RUN"."v_batch" AS
-WITH __anonsql_repeated AS MATERIALIZED (
-  SELECT r.h FROM (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s) AS r
-  GROUP BY r.h HAVING COUNT(*) > 1
-)
+CREATE TABLE "anonsql_work_RUN"."v_repeated" AS
+SELECT r.h FROM (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s) AS r
+GROUP BY r.h HAVING COUNT(*) > 1;
+CREATE VIEW "anonsql_work_RUN"."v_batch" AS
 SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash", CAST(1 AS BIGINT) AS "__anonsql_row_ord"
 FROM "main"."people" AS s
-WHERE HASH(s."name", s."age", s."city", s."income", s."disease", s."note") NOT IN (SELECT h FROM __anonsql_repeated)
+WHERE HASH(s."name", s."age", s."city", s."income", s."disease", s."note") NOT IN (SELECT p.h FROM "anonsql_work_RUN"."v_repeated" AS p)
 UNION ALL
-SELECT x.*, ROW_NUMBER() OVER (PARTITION BY x."__anonsql_row_hash") AS "__anonsql_row_ord"
+SELECT x.*, ROW_NUMBER() OVER (
+  PARTITION BY x."__anonsql_row_hash"
+  ORDER BY x."name", x."age", x."city", x."income", x."disease", x."note") AS "__anonsql_row_ord"
 FROM (
   SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash" FROM "main"."people" AS s
 ) AS x
-WHERE x."__anonsql_row_hash" IN (SELECT h FROM __anonsql_repeated);
+WHERE x."__anonsql_row_hash" IN (SELECT p.h FROM "anonsql_work_RUN"."v_repeated" AS p);
 SELECT COUNT(*) AS n,
   COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
   COALESCE(SUM(k.h % 998244353), 0) AS second_sum
