@@ -8,8 +8,10 @@ The input (``bench/synthetic.py``'s Adult-like rows, 8 QIDs) is generated once i
 for each run; the run is ``anonsql.run`` in this process on the scale spec (``bench/scale.py``:
 k = 10, ``memory_limit`` 3GB, a temp folder beside the database). Every statement is labelled
 by the template it was rendered from; a sampler thread records, every 0.25 s, how far the
-database file, its WAL and the temp folder grew beyond the input while each label ran. Prints
-one JSON line (wall seconds, peak disk growth, peak RSS), then the labels by engine seconds.
+database file, its WAL and the temp folder grew beyond the input while each label ran; a
+statement that names the source, the batch or the version's rows counts as a pass over the
+data. Prints one JSON line (wall seconds, peak disk growth, peak RSS, passes), then the labels
+by engine seconds.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ from anonsql.sql.render import SqlRenderer  # noqa: E402
 LABELS: dict[str, str] = {}
 TIMES: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0])
 CURRENT = ["start"]
+#: Relations of the whole table's size: a statement naming one is counted as a pass over it.
+BIG = ('"adult_synth"', '"v_batch"', '__version_rows"', '"adult__released"', '"anon"."adult"')
+PASSES: collections.Counter[str] = collections.Counter()
 
 
 def _usage(paths: list[Path]) -> int:
@@ -70,6 +75,8 @@ def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: Engine, sql: str, *args: Any, **kwargs: Any) -> Any:
         label = LABELS.get(sql, " ".join(sql.split())[:50])
         CURRENT[0] = label
+        if any(name in sql for name in BIG) and not sql.lstrip().upper().startswith("CREATE VIEW"):
+            PASSES[label] += 1
         start = time.perf_counter()
         try:
             return method(self, sql, *args, **kwargs)
@@ -141,6 +148,8 @@ def main() -> None:
                 "database_gib": round(work.stat().st_size / 2**30, 2),
                 "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
                 "verified": result.check.holds,
+                "passes": sum(PASSES.values()),
+                "passes_by_template": dict(PASSES),
             }
         )
     )
