@@ -396,6 +396,12 @@ class Engine(ABC):
         """Drop a run's working schema and every table of it."""
         self.run("drop_schema", schema=schema)
 
+    def scratch_view(self, work: TableName) -> tuple[TableName, str]:
+        """Where a run's view over user relations named ``work`` goes, and the prefix its
+        CREATE takes: here, where it is named (DuckDB: a temporary view, which binds the
+        source's names as the run does)."""
+        return work, ""
+
     def transaction_work(self, work: TableName) -> tuple[TableName, str]:
         """Where the working table ``work`` goes when it is written inside the publish
         transaction, and the ``working_table`` prefix its CREATE takes: here, where it is

@@ -241,12 +241,14 @@ def _delta(
     history = names.rows if previous is not None else None
     batch, deleted = table("batch"), table("deleted")
     if history is None:
+        batch, scratch = engine.scratch_view(batch)
         # a new history places every source row, keyed (its ordinal among identical rows); the
         # sums are read of those keys, so the source's rows are hashed once (on PostgreSQL a
         # second hashing cost about 1 s at 1e6 rows) and describe exactly the rows placed
         engine.run(
             "versions/keyed_batch",
             target=batch,
+            scratch=scratch,
             repeated=table("repeated"),
             source=resolved.source,
             columns=columns,

@@ -61,6 +61,8 @@ class DuckDBEngine(Engine):
         #: Working schemas of live runs, each an in-memory database (:meth:`create_work_schema`),
         #: with the temporary tables written for it inside a transaction.
         self._work: dict[str, set[str]] = {}
+        #: The temporary views of each working schema (:meth:`scratch_view`).
+        self._views: dict[str, set[str]] = {}
         if self._owns_connection:
             # DuckDB's own progress bar writes to stdout during long statements, which would
             # corrupt `anonsql run --json`; anonsql reports progress itself
@@ -160,9 +162,20 @@ class DuckDBEngine(Engine):
         if schema not in self._work:
             super().drop_work_schema(schema)  # a schema a killed run of an older version left
             return
+        for name in sorted(self._views.pop(schema, set())):
+            self.drop(TableName(name, "temp"), view=True)
         for name in sorted(self._work.pop(schema)):  # sorted: the same statements every run
             self.drop(TableName(name, "temp"))
         self.run("work/detach", name=schema)
+
+    def scratch_view(self, work: TableName) -> tuple[TableName, str]:
+        # a view in the working database binds its names there, where the source's schema
+        # (a file source's, any but `main`) does not exist: the run's views are temporary
+        if work.schema not in self._work:
+            return super().scratch_view(work)
+        name = f"{work.schema}__{work.name}"
+        self._views.setdefault(work.schema, set()).add(name)
+        return TableName(name, "temp"), "TEMP "
 
     def transaction_work(self, work: TableName) -> tuple[TableName, str]:
         if work.schema not in self._work:

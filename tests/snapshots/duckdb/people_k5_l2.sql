@@ -67,7 +67,7 @@ WHERE (table_schema = 'anon_private' AND table_name IN ('people__left_rows', 'pe
 CREATE TABLE "anonsql_work_RUN"."v_repeated" AS
 SELECT r.h FROM (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s) AS r
 GROUP BY r.h HAVING COUNT(*) > 1;
-CREATE VIEW "anonsql_work_RUN"."v_batch" AS
+CREATE TEMP VIEW "temp"."anonsql_work_RUN__v_batch" AS
 SELECT s.*, HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS "__anonsql_row_hash", CAST(1 AS BIGINT) AS "__anonsql_row_ord"
 FROM "main"."people" AS s
 WHERE HASH(s."name", s."age", s."city", s."income", s."disease", s."note") NOT IN (SELECT p.h FROM "anonsql_work_RUN"."v_repeated" AS p)
@@ -83,7 +83,7 @@ SELECT COUNT(*) AS n,
   COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
   COALESCE(SUM(k.h % 998244353), 0) AS second_sum
 FROM (
-  SELECT r."__anonsql_row_hash" AS h FROM "anonsql_work_RUN"."v_batch" AS r
+  SELECT r."__anonsql_row_hash" AS h FROM "temp"."anonsql_work_RUN__v_batch" AS r
 ) AS k;
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes1" AS SELECT * FROM "__anonsql_arrow_N";
@@ -97,13 +97,13 @@ SELECT
   , src."income" AS "q2"
 
   , "r0".code AS "s0"
-FROM "anonsql_work_RUN"."v_batch" AS src
+FROM "temp"."anonsql_work_RUN__v_batch" AS src
 JOIN "anonsql_work_RUN"."leaves1" AS "l1"
   ON "l1".value = CAST(src."city" AS VARCHAR)
 
 JOIN (
   SELECT d.value, CAST(DENSE_RANK() OVER (ORDER BY d.value ASC NULLS LAST) - 1 AS INTEGER) AS code
-  FROM (SELECT DISTINCT "disease" AS value FROM "anonsql_work_RUN"."v_batch") AS d
+  FROM (SELECT DISTINCT "disease" AS value FROM "temp"."anonsql_work_RUN__v_batch") AS d
 ) AS "r0"
   ON "r0".value IS NOT DISTINCT FROM src."disease";
 SELECT COUNT(*) AS n
@@ -192,7 +192,7 @@ FROM (SELECT
   m."income__generalized" AS "income",
   b."disease" AS "disease",
   b."note" AS "note"
-FROM "anonsql_work_RUN"."v_batch" AS b
+FROM "temp"."anonsql_work_RUN__v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
   ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income") AS p
 WHERE NOT p.__anonsql_suppressed;
@@ -210,7 +210,7 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__held'));
 CREATE TABLE "anon_private"."people__held" AS
 SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
-FROM "anonsql_work_RUN"."v_batch" AS b
+FROM "temp"."anonsql_work_RUN__v_batch" AS b
 WHERE 1 = 0;
 CREATE VIEW "anon_private"."people__released" AS
 SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
@@ -563,7 +563,7 @@ ORDER BY class_size;
 CREATE TABLE "anon"."people__metrics" AS SELECT * FROM "__anonsql_arrow_N";
 WITH class_rows AS (
   SELECT CAST(COUNT(*) AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."v_batch" AS r
+  FROM "temp"."anonsql_work_RUN__v_batch" AS r
   GROUP BY "age", "city", "income")
 SELECT n AS class_size, CAST(COUNT(*) AS BIGINT) AS classes
 FROM class_rows
@@ -813,5 +813,6 @@ FROM (
 WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
+DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_batch";
 DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";
