@@ -129,6 +129,10 @@ def main() -> None:
 
     threading.Thread(target=sample, daemon=True).start()
     spec = bench_spec(str(work), source="main.adult_synth", synthetic=True, k=10)
+    if rows > 317_238_626:
+        # the risk estimates assume ARX's default population (the USA) unless told: a larger
+        # synthetic table needs a population at least its size (else refused when profiled)
+        spec["risk"] = {"population_size": 10 * rows}
     spec["engine_settings"] = {
         "memory_limit": args.memory_limit,
         "temp_directory": str(temp),

@@ -16,6 +16,7 @@ from anonsql.algorithms import ALGORITHMS, Algorithm
 from anonsql.algorithms.workspace import Dimension, SensitiveAttribute
 from anonsql.engines import ColumnInfo, Engine, TypeClass
 from anonsql.errors import SpecError
+from anonsql.metrics.risk import check_population
 from anonsql.privacy import DataProfile, PrivacyModel, models_from_entries, sensitive_columns
 from anonsql.registry import suggestion
 from anonsql.resolve.dependencies import resolve_dependencies
@@ -73,6 +74,7 @@ def resolve(spec: Spec, engine: Engine) -> Resolved:
     sensitive = profiled_sensitive(sensitive, profile)
     person = person_declaration(spec, engine, source.relation, fingerprints)
     check_models_against(models, data_profile(rows, sensitive, person))
+    check_population(spec, engine, data_profile(rows, sensitive, person).rows)
     counts = counting(spec, engine, source.relation, catalog)
 
     passthrough = passthrough_columns(spec, algorithm, catalog)

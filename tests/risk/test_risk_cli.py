@@ -94,3 +94,27 @@ def test_metrics_command_shows_the_release_risk(tmp_path: Path) -> None:
     assert "risk.population_uniqueness.pitman" in result.output or "risk.sample_uniques" in (
         result.output
     )
+
+
+def test_a_population_smaller_than_the_source_is_refused_before_any_work(
+    tmp_path: Path,
+) -> None:
+    """The risk estimates need a population at least the source's size: a smaller one is
+    refused when the source is profiled, naming the key and the size to give, with nothing
+    written (the measure step refused it only after the whole run)."""
+    db = tmp_path / "people.duckdb"
+    with DuckDBEngine(db) as engine:
+        load_people(engine)
+        rows = engine.count_rows(TableName("people", "main"))
+    spec = people_spec(tmp_path, k=5)
+    spec["database"] = db.name
+    spec["risk"] = {"population_size": rows - 1}
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "risk.population_size" in result.output and f"at least {rows}" in result.output
+    assert "Traceback" not in result.output
+    with DuckDBEngine(db) as engine:
+        assert engine.relation_kind(TableName("people", "anon")) is None
+        assert engine.relation_kind(TableName("people__version_rows", "anon_private")) is None
