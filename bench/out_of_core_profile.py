@@ -33,14 +33,14 @@ sys.path.insert(0, str(HERE))
 
 from run_one import bench_spec  # noqa: E402
 from synthetic import make_synthetic_adult  # noqa: E402
+from template_profile import LABELS, labelled  # noqa: E402
 
 import anonsql  # noqa: E402
 from anonsql.engines import DuckDBEngine  # noqa: E402
 from anonsql.engines.base import Engine  # noqa: E402
 from anonsql.sql.render import SqlRenderer  # noqa: E402
 
-#: Statement text -> template; label -> [calls, seconds, peak disk bytes while it ran].
-LABELS: dict[str, str] = {}
+#: Label (template_profile's) -> [calls, seconds, peak disk bytes while it ran].
 TIMES: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0])
 CURRENT = ["start"]
 #: Relations of the whole table's size: a statement naming one is counted as a pass over it.
@@ -59,16 +59,6 @@ def _usage(paths: list[Path]) -> int:
         except OSError:  # a spill file removed while the folder was walked
             continue
     return total
-
-
-def _labelled(render: Callable[..., Any]) -> Callable[..., Any]:
-    def wrapper(self: SqlRenderer, name: str, /, **params: Any) -> Any:
-        out = render(self, name, **params)
-        for statement in [out] if isinstance(out, str) else out:
-            LABELS[statement] = name
-        return out
-
-    return wrapper
 
 
 def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -113,8 +103,8 @@ def main() -> None:
             path.unlink()
     shutil.copyfile(args.input, work)
     base = _usage(watched)
-    SqlRenderer.render_many = _labelled(SqlRenderer.render_many)  # type: ignore[method-assign]
-    SqlRenderer.render = _labelled(SqlRenderer.render)  # type: ignore[method-assign]
+    SqlRenderer.render_many = labelled(SqlRenderer.render_many)  # type: ignore[method-assign]
+    SqlRenderer.render = labelled(SqlRenderer.render)  # type: ignore[method-assign]
     for name in ("execute", "fetchall", "fetch_arrow"):
         setattr(Engine, name, _timed(getattr(Engine, name)))
     peak = [0]

@@ -31,7 +31,9 @@ TIMES: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0])
 sys.modules.setdefault("template_profile", sys.modules[__name__])
 
 
-def _labelled(render: Callable[..., Any]) -> Callable[..., Any]:
+def labelled(render: Callable[..., Any]) -> Callable[..., Any]:
+    """A renderer method that records, in :data:`LABELS`, the template of each statement."""
+
     def wrapper(self: SqlRenderer, name: str, /, **params: Any) -> Any:
         out = render(self, name, **params)
         for statement in [out] if isinstance(out, str) else out:
@@ -57,8 +59,8 @@ def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
 def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit("usage: template_profile.py SCRIPT [ARGS...]")
-    SqlRenderer.render_many = _labelled(SqlRenderer.render_many)  # type: ignore[method-assign]
-    SqlRenderer.render = _labelled(SqlRenderer.render)  # type: ignore[method-assign]
+    SqlRenderer.render_many = labelled(SqlRenderer.render_many)  # type: ignore[method-assign]
+    SqlRenderer.render = labelled(SqlRenderer.render)  # type: ignore[method-assign]
     for name in ("execute", "fetchall", "fetch_arrow"):
         setattr(Engine, name, _timed(getattr(Engine, name)))
     started = time.perf_counter()
