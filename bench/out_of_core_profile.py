@@ -107,13 +107,14 @@ def main() -> None:
     SqlRenderer.render = labelled(SqlRenderer.render)  # type: ignore[method-assign]
     for name in ("execute", "fetchall", "fetch_arrow"):
         setattr(Engine, name, _timed(getattr(Engine, name)))
-    peak = [0]
+    peak = [0, 0]  # growth of database + WAL + temp folder; the temp folder alone
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.25):
             grown = _usage(watched) - base
             peak[0] = max(peak[0], grown)
+            peak[1] = max(peak[1], _usage([temp]))
             entry = TIMES[CURRENT[0]]
             entry[2] = max(entry[2], grown)
 
@@ -139,6 +140,7 @@ def main() -> None:
                 "input_gib": round(args.input.stat().st_size / 2**30, 2),
                 "wall_s": round(wall, 1),
                 "peak_disk_growth_gib": round(peak[0] / 2**30, 2),
+                "peak_temp_folder_gib": round(peak[1] / 2**30, 2),
                 "database_gib": round(work.stat().st_size / 2**30, 2),
                 "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
                 "verified": result.check.holds,

@@ -10,8 +10,13 @@ HASH({% for c in columns %}{{ prefix }}{{ c | ident }}{{ ", " if not loop.last }
    took 76 s against 40 s). The window orders by every column, so that two rows whose hashes
    collide get the same ordinals on every read (a view of these rows is read several times:
    versions/keyed_batch.sql). #}
-{% macro repeated_hashes(source, columns) -%}
+{# ``parts`` > 1: only the hashes of one part of the hash space (``part``), so that a caller
+   can aggregate the distinct hashes part by part (versions/keyed_batch.sql). #}
+{% macro repeated_hashes(source, columns, parts=1, part=0) -%}
 SELECT r.h FROM (SELECT {{ row_hash('s.', columns) }} AS h FROM {{ source | qname }} AS s) AS r
+{% if parts > 1 %}
+WHERE r.h % {{ parts | lit }} = {{ part | lit }}
+{% endif %}
 GROUP BY r.h HAVING COUNT(*) > 1
 {%- endmacro %}
 {# The keyed rows, given the relation of the repeated hashes (``repeated``: SQL text, a CTE's
