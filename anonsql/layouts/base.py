@@ -256,6 +256,12 @@ class Layout(ABC, Generic[F]):
             names, self.qids, self.workspace.models, person, relations=relations
         )
 
+    def checked_relation(self, names: OutputNames, kind: str) -> TableName:
+        """The relation the publish gate checks the models on, also refined by the published
+        columns (:mod:`anonsql.measure.linkage`): the released rows, or a release published
+        as tables (``kind`` TABLE) as analysts query it."""
+        return names.main if kind == "TABLE" else names.released
+
     @abstractmethod
     def expected_rows(self, names: OutputNames) -> dict[str, tuple[TableName, int]]:
         """What each released relation must hold: ``{what: (relation, count)}`` (e.g. every

@@ -92,6 +92,14 @@ class LinkageTarget:
     recovered: MutableMapping[str, dict[str, int]] | None = field(
         default=None, compare=False, repr=False
     )
+    #: The relation the refined classes are checked on, when not ``relation``: a later
+    #: version's changed classes (:meth:`~anonsql.layouts.base.Layout.checked_relation`).
+    checked: TableName | None = None
+
+    @property
+    def classes_relation(self) -> TableName:
+        """What the refined-class checks read (``checks`` on it are refined)."""
+        return self.checked or self.relation
 
 
 @dataclass(frozen=True)
@@ -216,7 +224,9 @@ def measure_linkage(target: LinkageTarget, *, explained: bool = True) -> Linkage
     and ``explained``, the search for the smallest combinations (:func:`explain`)."""
     columns = target.columns
     recovered = _recovered(target, columns.recovery) if columns.recovery else {}
-    refined = refined_violations(target.engine, target.checks, target.relation, columns.classes)
+    refined = refined_violations(
+        target.engine, target.checks, target.classes_relation, columns.classes
+    )
     linkage = Linkage(columns, recovered, refined)
     if linkage.holds or not explained:
         return linkage
@@ -279,7 +289,7 @@ def _explain_classes(
     failing = {
         m.describe(): m
         for check in target.checks
-        if check.relation == target.relation
+        if check.relation == target.classes_relation
         for m in check.models
         if any(key.startswith(m.describe() + " on ") for key in violated)
     }
@@ -296,10 +306,10 @@ def _explain_classes(
                 replace(c, models=tuple(m for m in c.models if m.describe() in pending))
                 for c in target.checks
             ]
-            planned = refined_checks(checks, target.relation, subset, subsets=False)
+            planned = refined_checks(checks, target.classes_relation, subset, subsets=False)
             if not planned:
                 continue
-            found = run_checks(target.engine, target.relation, planned).violations
+            found = run_checks(target.engine, target.classes_relation, planned).violations
             for key, n in found.items():
                 model = key.split(" on ", 1)[0]
                 if n and model in pending:
@@ -376,7 +386,7 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
     the layout's gate checks."""
     staged, built = release.staged, release.built
     columns = linkage_columns(staged.resolved.spec, exposure_columns(staged))
-    # the relation the gate's checks read (Layout.checks): a frozen table is checked as it is
+    # the rows the measures read: a frozen table as it is, else the released rows
     relation = built.main if release.kind == "TABLE" else built.released
     return LinkageTarget(
         engine=release.engine,
@@ -388,4 +398,6 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         columns=columns,
         grouped=release.refined,
         recovered=release.recovered,
+        # the relation the layout's gate checks (Layout.checks) read
+        checked=release.layout.checked_relation(built, release.kind),
     )

@@ -3,11 +3,13 @@ release's private history and publishes exactly its rows (docs/releases.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from anonsql.layouts.record import RecordLayout
+from anonsql.privacy.check import PlannedCheck
 from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
 from anonsql.sql import TableName
 from anonsql.versions.delta import Delta, spec_sha256
@@ -72,6 +74,18 @@ class VersionedRecordLayout(RecordLayout):
             e.run("versions/version_view", target=names.main, rows=vn.rows, columns=d.columns)
         else:
             e.run("publish/frozen", target=names.main, released=names.released)
+        touched = self._touched()
+        if touched is not None:
+            e.run(
+                "versions/touched",
+                target=touched[0],
+                scratch=touched[1],
+                relation=super().checked_relation(names, kind),
+                rows=vn.rows,
+                left=vn.left,
+                qids=self.qids,
+                version=d.version,
+            )
         e.run(
             "versions/versions_insert",
             target=vn.versions,
@@ -135,6 +149,25 @@ class VersionedRecordLayout(RecordLayout):
         # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
         # statement but ROLLBACK, and the working schema's end drops it anyway
         e.drop_any(placed)
+
+    def _touched(self) -> tuple[TableName, str] | None:
+        """Where a later version's changed classes are viewed (``versions/touched``), and the
+        prefix its CREATE takes; None for a new history, which is checked whole."""
+        if not self.d.history_exists:
+            return None
+        return self.workspace.engine.scratch_view(TableName("v_touched", self.d.work_schema))
+
+    def checked_relation(self, names: OutputNames, kind: str) -> TableName:
+        """A later version's gate reads the classes it changes (``versions/touched``): the
+        models are decided per class (``versionable_model``), the previous version verified
+        every other class's rows under the same spec, and they are unchanged (Xiao and Tao's
+        m-invariance argument, per class). ``anonsql check`` still reads the whole release."""
+        touched = self._touched()
+        return touched[0] if touched is not None else super().checked_relation(names, kind)
+
+    def checks(self, names: OutputNames, kind: str = "VIEW") -> list[PlannedCheck]:
+        checked = self.checked_relation(names, kind)
+        return [dataclasses.replace(c, relation=checked) for c in super().checks(names, kind)]
 
     @property
     def placed_rows(self) -> int:
