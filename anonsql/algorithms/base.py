@@ -191,6 +191,12 @@ class Algorithm(ABC, Generic[O]):
         nothing more and return themselves."""
         return self
 
+    def for_later_batch(self, search: Mapping[str, Any] | None) -> Algorithm:
+        """The algorithm a later version of a versioned release (:mod:`anonsql.versions`)
+        partitions its batch of new rows with, given what the previous version's run recorded
+        of its search (the certificate's ``search``). Default: itself."""
+        return self
+
     def working_rows_weight(self, rows: int) -> str | None:
         """The weight column when the prepare step may build the working rows of a source of
         ``rows`` rows weighted (one row per distinct ``pid`` and codes, with the source rows it

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.privacy.base import PrivacyModel
+from anonsql.release.reader import read_certificate
 from anonsql.resolve import Resolved
 from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
@@ -424,8 +426,14 @@ def _for_algorithm(delta: Delta, engine: Engine) -> Resolved:
     batch's rows that no class can take are held back rather than failing the run (its
     suppression limit is 1)."""
     resolved = delta.original
-    spec = resolved.spec
+    spec, algorithm = resolved.spec, resolved.algorithm
     if delta.version > 1:
         spec = spec.model_copy(update={"suppression_limit": 1.0})
+    if delta.history_exists:
+        # what the previous version's search chose (Mondrian's split rule) applies to the batch
+        certificate = read_certificate(engine, delta.names.names) or {}
+        algorithm = algorithm.for_later_batch(json.loads(certificate.get("search") or "null"))
     rows = delta.batch_rows if delta.placing == delta.batch else engine.count_rows(delta.placing)
-    return dataclasses.replace(resolved, spec=spec, source=delta.placing, rows=rows)
+    return dataclasses.replace(
+        resolved, spec=spec, algorithm=algorithm, source=delta.placing, rows=rows
+    )

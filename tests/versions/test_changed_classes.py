@@ -9,6 +9,7 @@ is caught by the row accounting instead (``anonsql check`` reads the whole relea
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +128,29 @@ def test_a_bad_class_is_refused_by_the_check_that_reads_it(
     assert rows_of(after[after["city"] != "tampered"], list(before.columns)) == rows_of(
         before, list(before.columns)
     )
+
+
+def test_a_later_batch_splits_by_the_rule_the_previous_version_chose(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """``split: auto`` compares its rules on version 1's rows and records the one it kept
+    (the certificate's ``search``); a later version's batch is split by it, not compared
+    again."""
+    load_people(engine)
+    spec = people_spec(tmp_path, k=K)
+    said: list[str] = []
+    first = api.run(spec, engine=engine, progress=said.append)
+    chosen = json.loads(first.certificate["search"])["split"]
+    assert chosen in ("gain_ratio", "widest", "loss")
+    compared = [m for m in said if "NCP times rows" in m]
+    assert len(compared) == 3, said
+    engine.execute(
+        "INSERT INTO main.people SELECT 'new ' || name, age, city, income, disease, note "
+        "FROM main.people"
+    )
+    said.clear()
+    second = api.run(spec, engine=engine, progress=said.append)
+    assert second.certificate["version"] == 2
+    assert second.certificate["published_rows"] > first.certificate["published_rows"]
+    assert not [m for m in said if "NCP times rows" in m], said
+    assert json.loads(second.certificate["search"])["split"] == chosen
