@@ -256,6 +256,22 @@ class Layout(ABC, Generic[F]):
             names, self.qids, self.workspace.models, person, relations=relations
         )
 
+    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> TableName:
+        """The rows of :meth:`unguarded` grouped by ``columns`` (the quasi-identifiers first)
+        with ``__anonsql_rows`` rows per group (``publish/refined``), in a working table of the
+        publish transaction: the class table, the recovery measure and the attacks read it."""
+        e = self.workspace.engine
+        refined, working_table = e.transaction_work(self.workspace.work("refined"))
+        e.run(
+            "publish/refined",
+            target=refined,
+            relation=self.unguarded(names, kind),
+            columns=list(columns),
+            working_table=working_table,
+        )
+        e.analyze(refined)
+        return refined
+
     def checked_relation(self, names: OutputNames, kind: str) -> TableName:
         """The relation the publish gate checks the models on, also refined by the published
         columns (:mod:`anonsql.measure.linkage`): the released rows, or a release published

@@ -68,17 +68,8 @@ def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
     if columns and layout.measured(built) == built.main:
         # one pass over the rows analysts read (taken before the guard: Layout.unguarded)
         # serves the classes and every column's exposure
-        refined, working_table = e.transaction_work(ws.work("refined"))
         grouped = [*qids, *(c for c in dict.fromkeys([*columns, *sensitive]) if c not in qids)]
-        relation = layout.unguarded(built, kind)
-        e.run(
-            "publish/refined",
-            target=refined,
-            relation=relation,
-            columns=grouped,
-            working_table=working_table,
-        )
-        e.analyze(refined)
+        refined = layout.grouped(built, kind, grouped)
     e.run(
         "publish/classes",
         target=built.classes,

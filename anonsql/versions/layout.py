@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,6 +150,40 @@ class VersionedRecordLayout(RecordLayout):
         # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
         # statement but ROLLBACK, and the working schema's end drops it anyway
         e.drop_any(placed)
+
+    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> TableName:
+        """The version's rows grouped (:meth:`Layout.grouped`), kept privately: a later
+        version updates the previous version's groups with the rows it placed and the rows
+        that left (``versions/groups_next``); a new history, or one kept without them or with
+        other columns, groups the version whole."""
+        e, d = self.workspace.engine, self.d
+        groups = d.names.groups
+        kept = [c.name for c in e.columns(groups) or []] if d.history_exists else []
+        if kept != [*columns, "__anonsql_rows"]:
+            e.drop_existing([groups])
+            e.run(
+                "publish/refined",
+                target=groups,
+                relation=self.unguarded(names, kind),
+                columns=list(columns),
+                working_table="",  # kept beside the history
+            )
+        else:
+            updated, working_table = e.transaction_work(TableName("v_groups", d.work_schema))
+            e.run(
+                "versions/groups_next",
+                target=updated,
+                groups=groups,
+                rows=d.names.rows,
+                left=d.names.left,
+                columns=list(columns),
+                version=d.version,
+                working_table=working_table,
+            )
+            e.run("versions/replace_rows", target=groups, source=updated)
+            e.drop_any(updated)
+        e.analyze(groups)
+        return groups
 
     def _touched(self) -> tuple[TableName, str] | None:
         """Where a later version's changed classes are viewed (``versions/touched``), and the

@@ -47,6 +47,13 @@ class VersionNames:
     def rows(self) -> TableName:
         return self.private("version_rows")
 
+    @property
+    def groups(self) -> TableName:
+        """The version's rows grouped as the publish step groups a release (its class table,
+        the recovery measure and the attacks read it), kept to be updated by the next
+        version instead of grouped again."""
+        return self.private("version_groups")
+
     def kept(self) -> list[TableName]:
         """The tables that outlive a run (``--replace`` drops them)."""
-        return [self.rows, self.held, self.left, self.versions, self.legacy_history]
+        return [self.rows, self.held, self.left, self.versions, self.groups, self.legacy_history]

@@ -154,3 +154,37 @@ def test_a_later_batch_splits_by_the_rule_the_previous_version_chose(
     assert second.certificate["published_rows"] > first.certificate["published_rows"]
     assert not [m for m in said if "NCP times rows" in m], said
     assert json.loads(second.certificate["search"])["split"] == chosen
+
+
+def test_the_kept_grouping_equals_the_release_grouped_again(engine: Engine, tmp_path: Path) -> None:
+    """The publish step's grouping of a version (its class table, the recovery and the attacks
+    read it) is kept and updated by each later version: after inserts and deletes it equals the
+    release grouped by pandas."""
+    load_people(engine)
+    # disease and note are published unchanged: the release is grouped by them too
+    spec = people_spec(tmp_path, k=K)
+    changes = [
+        "INSERT INTO main.people SELECT 'new ' || name, age, city, income, disease, note "
+        "FROM main.people WHERE name LIKE 'person 1%'",
+        # whole classes deleted: their batches apply, the rows leave the version
+        "DELETE FROM main.people WHERE age < 35",
+        "INSERT INTO main.people SELECT 'newer ' || name, age, city, income, disease, note "
+        "FROM main.people WHERE name LIKE 'person 2%'",
+    ]
+    groups = TableName("people__version_groups", "anon_private")
+    for change in [None, *changes]:
+        if change:
+            engine.execute(change)
+        result = api.run(spec, engine=engine)
+        kept = frame(engine, groups)
+        keys = [c for c in kept.columns if c != "__anonsql_rows"]
+        assert set(QIDS) <= set(keys) and "note" in keys
+        published = frame(engine, MAIN)
+        expected = published.groupby(keys, dropna=False).size()
+        got = kept.set_index(keys)["__anonsql_rows"]
+        assert sorted((tuple(map(str, k)), int(n)) for k, n in expected.items()) == sorted(
+            (tuple(map(str, k)), int(n)) for k, n in got.items()
+        )
+        assert int(got.sum()) == result.certificate["published_rows"]
+    assert result.certificate["version"] == 4
+    assert engine.count_rows(LEFT) > 0  # the groups lost rows too

@@ -173,7 +173,7 @@ JOIN "anonsql_work_RUN"."leaves1" AS "l1"
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__version_groups', 'people__history'));
 CREATE TABLE "anon_private"."people__version_rows" AS
 SELECT
   p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
@@ -218,7 +218,10 @@ CREATE VIEW "anon"."people" AS
 SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
 INSERT INTO "anon_private"."people__versions" VALUES (
 1, 'TIME', 400, 400, 0, 0, 0, '400:203227520498', 'SHA256', 'RUN');
-CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_groups'));
+CREATE TABLE "anon_private"."people__version_groups" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
@@ -229,7 +232,7 @@ SELECT
   "income",
   CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "temp"."anonsql_work_RUN__refined"
+FROM "anon_private"."people__version_groups"
 GROUP BY "age", "city", "income";
 SELECT COUNT(*) FROM (
 SELECT "age", "city", "income", COUNT(*) AS class_size
@@ -257,10 +260,10 @@ FROM class_stats
 WHERE distinct_values < 2
 ) AS "v";
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
-DESCRIBE "temp"."anonsql_work_RUN__refined";
+DESCRIBE "anon_private"."people__version_groups";
 WITH cells AS (
   SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "disease"
 ),
 stats AS (
@@ -277,7 +280,7 @@ SELECT
 FROM stats;
 WITH cells AS (
   SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "note", "disease"
 ),
 stats AS (
@@ -298,7 +301,7 @@ SELECT
   CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
   CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
 FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income") AS g;
 SELECT
   CAST(COUNT(*) AS BIGINT) AS groups,
@@ -306,7 +309,7 @@ SELECT
   CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
   CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
 FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "note") AS g;
 WITH
 "pairs0" AS (
@@ -322,7 +325,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -345,7 +348,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -367,7 +370,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -435,7 +438,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -458,7 +461,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -480,7 +483,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -583,7 +586,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -606,7 +609,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -628,7 +631,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -686,7 +689,7 @@ SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
-  FROM "temp"."anonsql_work_RUN__refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
 WHERE individuals < 5;
@@ -704,7 +707,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -727,7 +730,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -749,7 +752,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -807,12 +810,11 @@ SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
-  FROM "temp"."anonsql_work_RUN__refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
 WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
 DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_batch";
-DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

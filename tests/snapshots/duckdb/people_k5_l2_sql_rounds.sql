@@ -1050,7 +1050,7 @@ JOIN "anonsql_work_RUN"."leaves1" AS "l1"
 CREATE VIEW "anon_private"."people__source" AS SELECT * FROM "main"."people" AS s;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__version_groups', 'people__history'));
 CREATE TABLE "anon_private"."people__version_rows" AS
 SELECT
   p."__anonsql_row_hash", p."__anonsql_row_ord", p.__anonsql_class_id,
@@ -1095,7 +1095,10 @@ CREATE VIEW "anon"."people" AS
 SELECT r."age", r."city", r."income", r."disease", r."note"FROM "anon_private"."people__version_rows" AS r;
 INSERT INTO "anon_private"."people__versions" VALUES (
 1, 'TIME', 400, 400, 0, 0, 0, '400:203227520498', 'SHA256', 'RUN');
-CREATE TEMP TABLE "temp"."anonsql_work_RUN__refined" AS
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_groups'));
+CREATE TABLE "anon_private"."people__version_groups" AS
 SELECT "age", "city", "income", "disease", "note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
 FROM "anon_private"."people__released" AS r
 GROUP BY "age", "city", "income", "disease", "note";
@@ -1106,7 +1109,7 @@ SELECT
   "income",
   CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
   , COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "temp"."anonsql_work_RUN__refined"
+FROM "anon_private"."people__version_groups"
 GROUP BY "age", "city", "income";
 SELECT COUNT(*) FROM (
 SELECT "age", "city", "income", COUNT(*) AS class_size
@@ -1134,10 +1137,10 @@ FROM class_stats
 WHERE distinct_values < 2
 ) AS "v";
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
-DESCRIBE "temp"."anonsql_work_RUN__refined";
+DESCRIBE "anon_private"."people__version_groups";
 WITH cells AS (
   SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "disease"
 ),
 stats AS (
@@ -1154,7 +1157,7 @@ SELECT
 FROM stats;
 WITH cells AS (
   SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "note", "disease"
 ),
 stats AS (
@@ -1175,7 +1178,7 @@ SELECT
   CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
   CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
 FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income") AS g;
 SELECT
   CAST(COUNT(*) AS BIGINT) AS groups,
@@ -1183,7 +1186,7 @@ SELECT
   CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
   CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
 FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-FROM "temp"."anonsql_work_RUN__refined" AS r
+FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "note") AS g;
 WITH
 "pairs0" AS (
@@ -1199,7 +1202,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -1222,7 +1225,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -1244,7 +1247,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -1312,7 +1315,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -1335,7 +1338,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -1357,7 +1360,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -1460,7 +1463,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -1483,7 +1486,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -1505,7 +1508,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", lo, hi
@@ -1563,7 +1566,7 @@ SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
-  FROM "temp"."anonsql_work_RUN__refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
 WHERE individuals < 5;
@@ -1581,7 +1584,7 @@ WITH
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."age" AS VARCHAR), 2, LENGTH(CAST(r."age" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."age" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -1604,7 +1607,7 @@ r."__anonsql_rows" AS n
         CAST(node.first_leaf AS DOUBLE) AS lo,
         CAST(node.last_leaf AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city' AND node.leaf_count > 1
         AND node.label = CAST(r."city" AS VARCHAR)
@@ -1626,7 +1629,7 @@ r."__anonsql_rows" AS n
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 1) AS DOUBLE) AS lo,
         CAST(SPLIT_PART(SUBSTRING(CAST(r."income" AS VARCHAR), 2, LENGTH(CAST(r."income" AS VARCHAR)) - 2), ', ', 2) AS DOUBLE) AS hi,
 r."__anonsql_rows" AS n
-      FROM "temp"."anonsql_work_RUN__refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE CAST(r."income" AS VARCHAR) LIKE '[%'
     ) AS published
     GROUP BY "s0", "s1", lo, hi
@@ -1684,12 +1687,11 @@ SELECT COALESCE(SUM(rows_in), 0) AS small_rows
 FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in, SUM(r."__anonsql_rows") AS individuals
-  FROM "temp"."anonsql_work_RUN__refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY r."age", r."city", r."income", r."note"
 ) AS classes
 WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
 DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_batch";
-DROP TABLE IF EXISTS "temp"."anonsql_work_RUN__refined";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

@@ -513,6 +513,7 @@ WHERE
       'people__held',
       'people__left_rows',
       'people__versions',
+      'people__version_groups',
       'people__history'
     )
   );
@@ -611,7 +612,17 @@ INSERT INTO "anon_private"."people__versions"
 VALUES
   (1, 'TIME', 400, 400, 0, 0, 0, '400:-1921312704', 'SHA256', 'RUN');
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__version_groups')
+  );
+
+CREATE TABLE "anon_private"."people__version_groups" AS
 SELECT
   "age",
   "city",
@@ -627,7 +638,7 @@ GROUP BY
   "disease",
   "note";
 
-ANALYZE "anonsql_work_RUN"."refined";
+ANALYZE "anon_private"."people__version_groups";
 
 CREATE TABLE "anon"."people__classes" AS
 SELECT
@@ -636,7 +647,7 @@ SELECT
   "income",
   CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size,
   COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anonsql_work_RUN"."refined"
+FROM "anon_private"."people__version_groups"
 GROUP BY
   "age",
   "city",
@@ -715,7 +726,7 @@ SELECT
   data_type
 FROM information_schema.columns
 WHERE
-  table_schema = 'anonsql_work_RUN' AND table_name = 'refined'
+  table_schema = 'anon_private' AND table_name = 'people__version_groups'
 ORDER BY
   ordinal_position;
 
@@ -726,7 +737,7 @@ WITH cells AS (
     "income" AS "k2",
     "disease" AS "a0",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -770,7 +781,7 @@ WITH cells AS (
     "note" AS "k3",
     "disease" AS "a0",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -818,7 +829,7 @@ FROM (
     "city" AS "k1",
     "income" AS "k2",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -837,7 +848,7 @@ FROM (
     "income" AS "k2",
     "note" AS "k3",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -876,7 +887,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -914,7 +925,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -958,7 +969,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -1129,7 +1140,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -1172,7 +1183,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -1221,7 +1232,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -1511,7 +1522,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -1549,7 +1560,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -1593,7 +1604,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -1735,7 +1746,7 @@ FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in,
     SUM(r."__anonsql_rows") AS individuals
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     r."age",
     r."city",
@@ -1780,7 +1791,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -1823,7 +1834,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -1872,7 +1883,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -2026,7 +2037,7 @@ FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in,
     SUM(r."__anonsql_rows") AS individuals
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     r."age",
     r."city",

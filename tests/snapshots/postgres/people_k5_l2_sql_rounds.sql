@@ -2359,6 +2359,7 @@ WHERE
       'people__held',
       'people__left_rows',
       'people__versions',
+      'people__version_groups',
       'people__history'
     )
   );
@@ -2457,7 +2458,17 @@ INSERT INTO "anon_private"."people__versions"
 VALUES
   (1, 'TIME', 400, 400, 0, 0, 0, '400:-1921312704', 'SHA256', 'RUN');
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."refined" AS
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__version_groups')
+  );
+
+CREATE TABLE "anon_private"."people__version_groups" AS
 SELECT
   "age",
   "city",
@@ -2473,7 +2484,7 @@ GROUP BY
   "disease",
   "note";
 
-ANALYZE "anonsql_work_RUN"."refined";
+ANALYZE "anon_private"."people__version_groups";
 
 CREATE TABLE "anon"."people__classes" AS
 SELECT
@@ -2482,7 +2493,7 @@ SELECT
   "income",
   CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size,
   COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anonsql_work_RUN"."refined"
+FROM "anon_private"."people__version_groups"
 GROUP BY
   "age",
   "city",
@@ -2561,7 +2572,7 @@ SELECT
   data_type
 FROM information_schema.columns
 WHERE
-  table_schema = 'anonsql_work_RUN' AND table_name = 'refined'
+  table_schema = 'anon_private' AND table_name = 'people__version_groups'
 ORDER BY
   ordinal_position;
 
@@ -2572,7 +2583,7 @@ WITH cells AS (
     "income" AS "k2",
     "disease" AS "a0",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -2616,7 +2627,7 @@ WITH cells AS (
     "note" AS "k3",
     "disease" AS "a0",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -2664,7 +2675,7 @@ FROM (
     "city" AS "k1",
     "income" AS "k2",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -2683,7 +2694,7 @@ FROM (
     "income" AS "k2",
     "note" AS "k3",
     CAST(SUM("__anonsql_rows") AS BIGINT) AS n
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     "age",
     "city",
@@ -2722,7 +2733,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -2760,7 +2771,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -2804,7 +2815,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -2975,7 +2986,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -3018,7 +3029,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -3067,7 +3078,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -3357,7 +3368,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -3395,7 +3406,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -3439,7 +3450,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -3581,7 +3592,7 @@ FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in,
     SUM(r."__anonsql_rows") AS individuals
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     r."age",
     r."city",
@@ -3626,7 +3637,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."age" AS TEXT) LIKE '[%'
     ) AS published
@@ -3669,7 +3680,7 @@ WITH "pairs0" AS (
         CAST(node.first_leaf AS DOUBLE PRECISION) AS lo,
         CAST(node.last_leaf AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       JOIN "anon_private"."people__hierarchy_nodes" AS node
         ON node.attribute = 'city'
         AND node.leaf_count > 1
@@ -3718,7 +3729,7 @@ WITH "pairs0" AS (
           2
         ) AS DOUBLE PRECISION) AS hi,
         r."__anonsql_rows" AS n
-      FROM "anonsql_work_RUN"."refined" AS r
+      FROM "anon_private"."people__version_groups" AS r
       WHERE
         CAST(r."income" AS TEXT) LIKE '[%'
     ) AS published
@@ -3872,7 +3883,7 @@ FROM (
   SELECT
     SUM(r."__anonsql_rows") AS rows_in,
     SUM(r."__anonsql_rows") AS individuals
-  FROM "anonsql_work_RUN"."refined" AS r
+  FROM "anon_private"."people__version_groups" AS r
   GROUP BY
     r."age",
     r."city",

@@ -2643,7 +2643,13 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private'
-    AND table_name IN ('visits__version_rows', 'visits__held', 'visits__left_rows', 'visits__history')
+    AND table_name IN (
+      'visits__version_rows',
+      'visits__held',
+      'visits__left_rows',
+      'visits__version_groups',
+      'visits__history'
+    )
   );
 
 SELECT
