@@ -28,6 +28,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from anonsql.algorithms import ProgressCallback
 from anonsql.algorithms.base import Partitioning
@@ -36,7 +37,6 @@ from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.privacy.base import PrivacyModel
-from anonsql.release.reader import read_certificate
 from anonsql.resolve import Resolved
 from anonsql.spec.output import OutputNames
 from anonsql.sql import SqlRenderer, TableName
@@ -431,9 +431,17 @@ def _for_algorithm(delta: Delta, engine: Engine) -> Resolved:
         spec = spec.model_copy(update={"suppression_limit": 1.0})
     if delta.history_exists:
         # what the previous version's search chose (Mondrian's split rule) applies to the batch
-        certificate = read_certificate(engine, delta.names.names) or {}
-        algorithm = algorithm.for_later_batch(json.loads(certificate.get("search") or "null"))
+        algorithm = algorithm.for_later_batch(_previous_search(engine, delta.names.names))
     rows = delta.batch_rows if delta.placing == delta.batch else engine.count_rows(delta.placing)
     return dataclasses.replace(
         resolved, spec=spec, algorithm=algorithm, source=delta.placing, rows=rows
     )
+
+
+def _previous_search(engine: Engine, names: OutputNames) -> dict[str, Any] | None:
+    """The certificate's ``search`` of the version published now (None when it has none)."""
+    if not engine.exists(names.certificate):
+        return None
+    rows = engine.query("versions/previous_search", certificate=names.certificate)
+    found = json.loads(rows[0][0]) if rows and rows[0][0] else None
+    return found if isinstance(found, dict) else None

@@ -17,6 +17,10 @@ from anonsql.versions.delta import Delta, spec_sha256
 from anonsql.versions.names import KEY_HASH, KEY_ORD
 from anonsql.versions.pairs import differencing_violations
 
+#: The violation counting the version's rows that its table holds beyond (or short of) the
+#: rows its versions account for.
+VERSION_ROWS = "rows of the version's table accounted for"
+
 
 @dataclass(frozen=True)
 class VersionedRecordLayout(RecordLayout):
@@ -223,6 +227,11 @@ class VersionedRecordLayout(RecordLayout):
     def violations(self, names: OutputNames) -> dict[str, int]:
         found = super().violations(names)
         d = self.d
+        # the version's private table itself, not its kept grouping, which a later version
+        # updates from the rows it changed (grouped)
+        found[VERSION_ROWS] = abs(
+            self.workspace.engine.count_rows(d.names.rows) - self.expected_published
+        )
         found.update(
             differencing_violations(
                 self.workspace.engine,

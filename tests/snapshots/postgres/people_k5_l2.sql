@@ -718,6 +718,10 @@ FROM (
 ) AS v;
 
 SELECT
+  COUNT(*)
+FROM "anon_private"."people__version_rows" AS r;
+
+SELECT
   COALESCE(SUM(class_size), 0) AS n
 FROM "anon"."people__classes" AS c;
 
