@@ -1136,8 +1136,8 @@ SELECT "q0" AS "age", "q1" AS "city", "q2" AS "income", class_size, distinct_val
 FROM class_stats
 WHERE distinct_values < 2
 ) AS "v";
-SELECT COUNT(*) FROM "anon_private"."people__version_rows" AS r;
 SELECT COALESCE(SUM(class_size), 0) AS n FROM "anon"."people__classes" AS c;
+SELECT COUNT(*) FROM "anon_private"."people__version_rows" AS r;
 DESCRIBE "anon_private"."people__version_groups";
 WITH cells AS (
   SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n

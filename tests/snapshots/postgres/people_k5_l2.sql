@@ -718,12 +718,12 @@ FROM (
 ) AS v;
 
 SELECT
-  COUNT(*)
-FROM "anon_private"."people__version_rows" AS r;
-
-SELECT
   COALESCE(SUM(class_size), 0) AS n
 FROM "anon"."people__classes" AS c;
+
+SELECT
+  COUNT(*)
+FROM "anon_private"."people__version_rows" AS r;
 
 SELECT
   column_name,
