@@ -262,15 +262,27 @@ class Layout(ABC, Generic[F]):
         publish transaction: the class table, the recovery measure and the attacks read it."""
         e = self.workspace.engine
         refined, working_table = e.transaction_work(self.workspace.work("refined"))
-        e.run(
+        self.group_whole(names, kind, columns, refined, working_table)
+        e.analyze(refined)
+        return refined
+
+    def group_whole(
+        self,
+        names: OutputNames,
+        kind: str,
+        columns: Sequence[str],
+        target: TableName,
+        working_table: str,
+    ) -> None:
+        """Create ``target`` (``working_table``: its CREATE's prefix) as every row of
+        :meth:`unguarded` grouped by ``columns`` (``publish/refined``)."""
+        self.workspace.engine.run(
             "publish/refined",
-            target=refined,
+            target=target,
             relation=self.unguarded(names, kind),
             columns=list(columns),
             working_table=working_table,
         )
-        e.analyze(refined)
-        return refined
 
     def checked_relation(self, names: OutputNames, kind: str) -> TableName:
         """The relation the publish gate checks the models on, also refined by the published

@@ -165,13 +165,8 @@ class VersionedRecordLayout(RecordLayout):
         kept = [c.name for c in e.columns(groups) or []] if d.history_exists else []
         if kept != [*columns, "__anonsql_rows"]:
             e.drop_existing([groups])
-            e.run(
-                "publish/refined",
-                target=groups,
-                relation=self.unguarded(names, kind),
-                columns=list(columns),
-                working_table="",  # kept beside the history
-            )
+            # kept beside the history: logged, unlike the working tables
+            self.group_whole(names, kind, columns, groups, working_table="")
         else:
             updated, working_table = e.transaction_work(TableName("v_groups", d.work_schema))
             e.run(
