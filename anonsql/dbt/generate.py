@@ -72,7 +72,7 @@ HELPER_FOLDERS = ("privacy", "attacks", "linked", "risk")
 ATTACK_QUERIES = ("attacks/groups", "attacks/inference", "linked/recovery")
 FILTERS = {"ident": "ident", "qname": "qname", "lit": "lit"}
 #: Jinja's built-in filters the templates use, which dbt's Jinja has too: left as they are.
-BUILTIN_FILTERS = frozenset({"join", "length"})
+BUILTIN_FILTERS = frozenset({"default", "join", "length"})
 #: Plain SQL of the templates that differs between engines (pattern -> a dispatched macro of
 #: ``macros/quoting.sql``): what anonsql's engine dialects rewrite (``anonsql.engines.spark.
 #: dialect``), written once per adapter there.

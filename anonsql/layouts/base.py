@@ -40,7 +40,7 @@ from anonsql.algorithms.workspace import Workspace
 from anonsql.engines import Engine
 from anonsql.engines.types import TypeClass
 from anonsql.privacy.base import PrivacyModel
-from anonsql.privacy.check import PlannedCheck
+from anonsql.privacy.check import Grouping, PlannedCheck
 from anonsql.resolve import Resolved
 from anonsql.resolve.linked import linkage_columns, refinable
 from anonsql.spec.output import OutputNames
@@ -256,15 +256,16 @@ class Layout(ABC, Generic[F]):
             names, self.qids, self.workspace.models, person, relations=relations
         )
 
-    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> TableName:
+    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> Grouping:
         """The rows of :meth:`unguarded` grouped by ``columns`` (the quasi-identifiers first)
         with ``__anonsql_rows`` rows per group (``publish/refined``), in a working table of the
-        publish transaction: the class table, the recovery measure and the attacks read it."""
+        publish transaction: the class table, the gate's weighted checks, the recovery measure
+        and the attacks read it."""
         e = self.workspace.engine
         refined, working_table = e.transaction_work(self.workspace.work("refined"))
         self.group_whole(names, kind, columns, refined, working_table)
         e.analyze(refined)
-        return refined
+        return Grouping(refined, self.unguarded(names, kind), frozenset(columns))
 
     def group_whole(
         self,

@@ -44,7 +44,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from anonsql.engines import Engine
-from anonsql.privacy.check import PlannedCheck, run_checks
+from anonsql.privacy.check import Grouping, PlannedCheck, run_checks
 from anonsql.resolve.linked import LinkageColumns, LinkageFinding, linkage_columns, refinable
 from anonsql.sql import Relation, TableName
 from anonsql.stage import exposure_columns
@@ -95,6 +95,8 @@ class LinkageTarget:
     #: The relation the refined classes are checked on, when not ``relation``: a later
     #: version's changed classes (:meth:`~anonsql.layouts.base.Layout.checked_relation`).
     checked: TableName | None = None
+    #: What the refined checks may read instead of the rows (:class:`Grouping`).
+    grouping: Grouping | None = None
 
     @property
     def classes_relation(self) -> TableName:
@@ -209,14 +211,18 @@ def refined_label(columns: Sequence[str]) -> str:
 
 
 def refined_violations(
-    engine: Engine, checks: Iterable[PlannedCheck], relation: TableName, columns: Sequence[str]
+    engine: Engine,
+    checks: Iterable[PlannedCheck],
+    relation: TableName,
+    columns: Sequence[str],
+    grouping: Grouping | None = None,
 ) -> dict[str, int]:
     """Violations of the refined checks (:func:`refined_checks`), keyed ``model on classes
-    refined by (...)``."""
+    refined by (...)``; those ``grouping`` serves read it."""
     planned = refined_checks(checks, relation, columns)
     if not planned:
         return {}
-    return dict(run_checks(engine, relation, planned).violations)
+    return dict(run_checks(engine, relation, planned, grouping).violations)
 
 
 def measure_linkage(target: LinkageTarget, *, explained: bool = True) -> Linkage:
@@ -225,7 +231,7 @@ def measure_linkage(target: LinkageTarget, *, explained: bool = True) -> Linkage
     columns = target.columns
     recovered = _recovered(target, columns.recovery) if columns.recovery else {}
     refined = refined_violations(
-        target.engine, target.checks, target.classes_relation, columns.classes
+        target.engine, target.checks, target.classes_relation, columns.classes, target.grouping
     )
     linkage = Linkage(columns, recovered, refined)
     if linkage.holds or not explained:
@@ -309,7 +315,9 @@ def _explain_classes(
             planned = refined_checks(checks, target.classes_relation, subset, subsets=False)
             if not planned:
                 continue
-            found = run_checks(target.engine, target.classes_relation, planned).violations
+            found = run_checks(
+                target.engine, target.classes_relation, planned, target.grouping
+            ).violations
             for key, n in found.items():
                 model = key.split(" on ", 1)[0]
                 if n and model in pending:
@@ -400,4 +408,5 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         recovered=release.recovered,
         # the relation the layout's gate checks (Layout.checks) read
         checked=release.layout.checked_relation(built, release.kind),
+        grouping=release.grouping,
     )

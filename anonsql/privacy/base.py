@@ -241,6 +241,12 @@ class PrivacyModel(ABC, Generic[P]):
     #: The engine capabilities (flags of :class:`~anonsql.engines.Engine`) its SQL needs: an
     #: engine without one refuses the model before anything runs (:meth:`check_engine`).
     engine_capabilities: ClassVar[frozenset[str]] = frozenset()
+    #: Whether the violation query counts rows only through the template's ``weight`` (the
+    #: ``row_count`` and ``sa_frequencies`` macros of ``privacy/_classes.sql``), so it can read
+    #: a grouping of the rows (``publish/refined``: the rows' values, ``__anonsql_rows`` rows
+    #: per group) with the same result as the rows: the publish gate then reads the grouping
+    #: (:class:`~anonsql.privacy.check.Grouping`). The conformance suite holds it.
+    weighted: ClassVar[bool] = False
     #: The paper the model comes from, for the docs and the certificate.
     reference: ClassVar[str] = ""
     #: Example parameters for the conformance suite (``column`` is added for models that read
@@ -345,6 +351,7 @@ class PrivacyModel(ABC, Generic[P]):
         qids: Sequence[str],
         *,
         person: str | None = None,
+        weight: str | None = None,
     ) -> str:
         """A query returning one row per equivalence class of ``relation`` that violates the model.
 
@@ -357,7 +364,13 @@ class PrivacyModel(ABC, Generic[P]):
         ``qids``, ``person``, the sensitive ``column`` (None for a model without one),
         ``epsilon`` (:data:`EPSILON`) and :meth:`template_params`; a template reads what it
         needs of them. A model whose query is not such a template overrides this.
+
+        ``weight`` names a column of ``relation`` holding how many rows each of its rows stands
+        for (a grouping of the rows by columns including ``qids`` and the sensitive column);
+        only a :attr:`weighted` model takes one.
         """
+        if weight is not None and not self.weighted:
+            raise ValueError(f"{self.name} counts rows, not a grouping's weights")
         if self.needs_person and person is None:
             raise SpecError(
                 "person_id",
@@ -371,6 +384,7 @@ class PrivacyModel(ABC, Generic[P]):
             person=person,
             column=self.sensitive_column,
             epsilon=EPSILON,
+            weight=weight,
             **self.template_params(),
         )
 

@@ -36,6 +36,32 @@ class PlannedCheck:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class Grouping:
+    """``of``'s rows grouped by ``columns`` with ``weight`` rows per group, built from them in
+    the transaction that checks them (``publish/refined``). A check on ``of`` whose class keys
+    and sensitive column are all among ``columns`` gives the same answer on the grouping for a
+    :attr:`~anonsql.privacy.base.PrivacyModel.weighted` model (its classes are unions of
+    groups, its counts sums of their weights), and reads far fewer rows: the release's rows are
+    grouped once, not once per model and once more for the gate."""
+
+    relation: TableName
+    #: The relation grouped, or None for a grouping kept up to date from changed rows (a later
+    #: version's, :mod:`anonsql.versions`), which stands in for no check.
+    of: TableName | None
+    columns: frozenset[str]
+    weight: str = "__anonsql_rows"
+
+    def serves(self, check: PlannedCheck, model: PrivacyModel) -> bool:
+        """Whether ``model`` of ``check`` may read the grouping instead of the rows."""
+        if self.of is None or check.relation != self.of:
+            return False
+        if check.person is not None or not model.weighted:
+            return False
+        read = {*check.qids, *([model.sensitive_column] if model.needs_sensitive else [])}
+        return None not in read and read <= self.columns
+
+
 def check_relation(
     engine: Engine,
     relation: TableName,
@@ -51,13 +77,26 @@ def check_relation(
     )
 
 
-def run_checks(engine: Engine, relation: TableName, checks: Sequence[PlannedCheck]) -> CheckResult:
-    """Run planned checks; the result is reported for ``relation`` (the release's main one)."""
+def run_checks(
+    engine: Engine,
+    relation: TableName,
+    checks: Sequence[PlannedCheck],
+    grouping: Grouping | None = None,
+) -> CheckResult:
+    """Run planned checks; the result is reported for ``relation`` (the release's main one).
+    A model that ``grouping`` serves (:meth:`Grouping.serves`) reads it instead of the rows."""
     violations: dict[str, int] = {}
     for check in checks:
         for model in check.models:
-            ready = model.prepared(engine, check.relation, check.qids)
-            sql = ready.violations_sql(engine.sql, check.relation, check.qids, person=check.person)
+            if grouping is not None and grouping.serves(check, model):
+                sql = model.violations_sql(
+                    engine.sql, grouping.relation, check.qids, weight=grouping.weight
+                )
+            else:
+                ready = model.prepared(engine, check.relation, check.qids)
+                sql = ready.violations_sql(
+                    engine.sql, check.relation, check.qids, person=check.person
+                )
             key = model.describe() + (f" on {check.label}" if check.label else "")
             violations[key] = engine.count_query_rows(sql)
     return CheckResult(relation=relation, violations=violations)

@@ -23,6 +23,7 @@ class KAnonymity(PrivacyModel[KAnonymityParams]):
 
     name = "k_anonymity"
     monotonic_with_suppression = True
+    weighted = True
     reference = "L. Sweeney, k-anonymity: a model for protecting privacy, IJUFKS 10(5), 2002"
     examples = ({"k": 1}, {"k": 2}, {"k": 4})
 

@@ -25,6 +25,8 @@ class SensitiveModel(PrivacyModel[SP]):
     """
 
     needs_sensitive = True
+    # every template of these models counts rows through ``sa_frequencies``
+    weighted = True
 
     @property
     def column(self) -> str:

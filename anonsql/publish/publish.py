@@ -11,6 +11,7 @@ from typing import Any
 
 from anonsql.engines import Engine
 from anonsql.layouts import Layout
+from anonsql.privacy.check import Grouping
 from anonsql.spec.output import OutputNames
 from anonsql.sql import TableName
 from anonsql.stage import Staged, exposure_columns
@@ -31,16 +32,21 @@ class BuiltRelease:
     built: OutputNames
     #: ``VIEW`` or ``TABLE``.
     kind: str
-    #: A working table of the main relation's rows (read before its guard, which withholds
-    #: nothing from a verified release: :meth:`Layout.unguarded`) grouped by its
-    #: quasi-identifiers and the :func:`exposure_columns` (``n`` rows each), when the publish
-    #: step grouped them once for both the class table and the linked-column exposure; None
-    #: when it did not.
-    refined: TableName | None = None
+    #: The main relation's rows (read before its guard, which withholds nothing from a
+    #: verified release: :meth:`Layout.unguarded`) grouped by its quasi-identifiers, the
+    #: :func:`exposure_columns` and the sensitive columns (``__anonsql_rows`` rows each), when
+    #: the publish step grouped them once for the class table, the gate's weighted checks and
+    #: the linked-column exposure; None when it did not.
+    grouping: Grouping | None = None
     #: The linkage recovery figures read of this release, by query
     #: (:func:`anonsql.measure.linkage.recovered_rows`): its relations do not change until it
     #: is published, so the attacks and the measures ask each question once.
     recovered: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def refined(self) -> TableName | None:
+        """The grouping's table (:attr:`grouping`), or None."""
+        return self.grouping.relation if self.grouping is not None else None
 
     @property
     def engine(self) -> Engine:
@@ -64,22 +70,22 @@ def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
     qids = [d.column for d in ws.dimensions]
     sensitive = layout.class_sensitive()
     columns = exposure_columns(staged)
-    refined = None
+    grouping = None
     if columns and layout.measured(built) == built.main:
         # one pass over the rows analysts read (taken before the guard: Layout.unguarded)
-        # serves the classes and every column's exposure
+        # serves the classes, the gate's weighted checks and every column's exposure
         grouped = [*qids, *(c for c in dict.fromkeys([*columns, *sensitive]) if c not in qids)]
-        refined = layout.grouped(built, kind, grouped)
+        grouping = layout.grouped(built, kind, grouped)
     e.run(
         "publish/classes",
         target=built.classes,
-        relation=refined or layout.unguarded(built, kind),
+        relation=grouping.relation if grouping else layout.unguarded(built, kind),
         qids=qids,
         sensitive=sensitive,
-        refined=refined is not None,
+        refined=grouping is not None,
     )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
-    return BuiltRelease(staged=staged, names=names, built=built, kind=kind, refined=refined)
+    return BuiltRelease(staged=staged, names=names, built=built, kind=kind, grouping=grouping)
 
 
 def release_kind(staged: Staged) -> str:

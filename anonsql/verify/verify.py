@@ -35,7 +35,8 @@ def verify(release: BuiltRelease) -> Verification:
     measured relation are summed from its class table, grouped from that relation by the
     publish step (one pass over it instead of two)."""
     engine, built = release.engine, release.built
-    models = run_checks(engine, built.main, release.layout.checks(built, release.kind))
+    checks = release.layout.checks(built, release.kind)
+    models = run_checks(engine, built.main, checks, release.grouping)
     check = CheckResult(built.main, {**models.violations, **release.layout.violations(built)})
     if not check.holds:
         raise VerificationError(dict(check.violations))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anonsql.layouts.record import RecordLayout
-from anonsql.privacy.check import PlannedCheck
+from anonsql.privacy.check import Grouping, PlannedCheck
 from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
 from anonsql.sql import TableName
 from anonsql.versions.delta import Delta, spec_sha256
@@ -155,7 +155,7 @@ class VersionedRecordLayout(RecordLayout):
         # statement but ROLLBACK, and the working schema's end drops it anyway
         e.drop_any(placed)
 
-    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> TableName:
+    def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> Grouping:
         """The version's rows grouped (:meth:`Layout.grouped`), kept privately: a later
         version updates the previous version's groups with the rows it placed and the rows
         that left (``versions/groups_next``); a new history, or one kept without them or with
@@ -163,10 +163,14 @@ class VersionedRecordLayout(RecordLayout):
         e, d = self.workspace.engine, self.d
         groups = d.names.groups
         kept = [c.name for c in e.columns(groups) or []] if d.history_exists else []
+        # grouped whole from the rows, it stands in for them in the gate's checks; updated, it
+        # does not (the gate then checks the changed classes' rows: checked_relation)
+        of: TableName | None = None
         if kept != [*columns, "__anonsql_rows"]:
             e.drop_existing([groups])
             # kept beside the history: logged, unlike the working tables
             self.group_whole(names, kind, columns, groups, working_table="")
+            of = self.unguarded(names, kind)
         else:
             updated, working_table = e.transaction_work(TableName("v_groups", d.work_schema))
             e.run(
@@ -182,7 +186,7 @@ class VersionedRecordLayout(RecordLayout):
             e.run("versions/replace_rows", target=groups, source=updated)
             e.drop_any(updated)
         e.analyze(groups)
-        return groups
+        return Grouping(groups, of, frozenset(columns))
 
     def _touched(self) -> tuple[TableName, str] | None:
         """Where a later version's changed classes are viewed (``versions/touched``), and the

@@ -1,7 +1,7 @@
 {# Per class, the largest excess of a value's relative gain (p_class - p_table) / p_table over
    its bound: beta, or with ``enhanced`` min(beta, -ln p_table). #}
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 shares AS (
   SELECT {{ class_keys(qids) }}, n,
     {{ dbl('n') }} / {{ dbl('SUM(n) OVER (PARTITION BY ' ~ class_keys(qids) ~ ')') }} AS p,

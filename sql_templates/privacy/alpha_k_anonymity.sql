@@ -1,5 +1,5 @@
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 class_stats AS (
   SELECT {{ class_keys(qids) }}, CAST(SUM(n) AS BIGINT) AS class_size, CAST(MAX(n) AS BIGINT) AS top_count
   FROM sa_frequencies

@@ -1,5 +1,5 @@
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 shares AS (
   SELECT {{ class_keys(qids) }}, n,
     {{ dbl('n') }} / {{ dbl('SUM(n) OVER (PARTITION BY ' ~ class_keys(qids) ~ ')') }} AS p

@@ -7,7 +7,7 @@
 #}
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
 {% set keys = class_keys(qids) %}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 hierarchy AS (
   SELECT h.leaf, h.level, h.label
   FROM (VALUES {% for leaf, level, label in groups %}({{ leaf | lit }}, {{ level | lit }}, {{ label | lit }}){{ ", " if not loop.last }}{% endfor %}) AS h(leaf, level, label)

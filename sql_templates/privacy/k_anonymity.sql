@@ -1,5 +1,5 @@
-{% from "privacy/_classes.sql" import qid_list %}
-SELECT {{ qid_list(qids) }}, COUNT(*) AS class_size
+{% from "privacy/_classes.sql" import qid_list, row_count %}
+SELECT {{ qid_list(qids) }}, {{ row_count(weight | default(none)) }} AS class_size
 FROM {{ relation | qname }}
 GROUP BY {{ qid_list(qids) }}
-HAVING COUNT(*) < {{ k | lit }}
+HAVING {{ row_count(weight | default(none)) }} < {{ k | lit }}

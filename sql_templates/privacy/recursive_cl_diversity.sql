@@ -1,6 +1,6 @@
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
 {# Ties in the ranking do not matter: the tail sum r_l + ... + r_m is the same either way. #}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 ranked AS (
   SELECT {{ class_keys(qids) }}, n,
     ROW_NUMBER() OVER (PARTITION BY {{ class_keys(qids) }} ORDER BY n DESC) AS value_rank

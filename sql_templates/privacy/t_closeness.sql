@@ -1,6 +1,6 @@
 {% from "privacy/_classes.sql" import sa_frequencies, class_keys, class_columns, dbl %}
 {% set keys = class_keys(qids) %}
-WITH {{ sa_frequencies(relation, qids, column) }},
+WITH {{ sa_frequencies(relation, qids, column, weight | default(none)) }},
 {% if distance == "equal" %}
 {#
   0.5 * sum |p_i - q_i| over the whole domain; a value absent from the class adds q_i, so the sum

@@ -107,6 +107,27 @@ def load_population(
     return population
 
 
+def grouped_violations(
+    engine: Engine, relation: TableName, qids: list[str], model: PrivacyModel
+) -> int:
+    """A weighted model's violations on the rows grouped as the publish step groups them
+    (``publish/refined``, finer than its classes: by the person too), read through the
+    grouping's weights (:class:`~anonsql.privacy.check.Grouping`)."""
+    grouping = TableName(f"{relation.name}_grouped")
+    engine.run(
+        "publish/refined",
+        target=grouping,
+        relation=relation,
+        columns=[*qids, SA, PERSON],
+        working_table="",
+    )
+    try:
+        sql = model.violations_sql(engine.sql, grouping, qids, weight="__anonsql_rows")
+        return engine.count_query_rows(sql)
+    finally:
+        engine.drop(grouping)
+
+
 def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
     qids = [c for c in frame.columns if c in QIDS]
     models = instances(name, str(frame.attrs["sa_type"]))
@@ -119,6 +140,9 @@ def check_model(engine: Engine, name: str, frame: pd.DataFrame) -> None:
             found = sql_violations(engine, relation, qids, model)
             expected = expected_violations(frame, qids, model, population)
             assert found == expected, model.describe()
+            if model.weighted:
+                grouped = grouped_violations(engine, relation, qids, model)
+                assert grouped == expected, f"{model.describe()} on the grouped rows"
     finally:
         engine.drop(relation)
         engine.drop(POPULATION)

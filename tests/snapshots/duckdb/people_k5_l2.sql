@@ -235,18 +235,18 @@ SELECT
 FROM "anon_private"."people__version_groups"
 GROUP BY "age", "city", "income";
 SELECT COUNT(*) FROM (
-SELECT "age", "city", "income", COUNT(*) AS class_size
-FROM "anon_private"."people__released"
+SELECT "age", "city", "income", CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
+FROM "anon_private"."people__version_groups"
 GROUP BY "age", "city", "income"
-HAVING COUNT(*) < 5
+HAVING CAST(SUM("__anonsql_rows") AS BIGINT) < 5
 ) AS "v";
 SELECT COUNT(*) FROM (
 WITH sa_rows AS (
-  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa
-  FROM "anon_private"."people__released"
+  SELECT "age" AS "q0", "city" AS "q1", "income" AS "q2", "disease" AS sa, "__anonsql_rows" AS w
+  FROM "anon_private"."people__version_groups"
 ),
 sa_frequencies AS (
-  SELECT "q0", "q1", "q2", sa, COUNT(*) AS n
+  SELECT "q0", "q1", "q2", sa, CAST(SUM("w") AS BIGINT) AS n
   FROM sa_rows
   GROUP BY "q0", "q1", "q2", sa
 ),

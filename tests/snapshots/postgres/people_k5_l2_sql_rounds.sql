@@ -2506,14 +2506,14 @@ FROM (
     "age",
     "city",
     "income",
-    COUNT(*) AS class_size
-  FROM "anon_private"."people__released"
+    CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
+  FROM "anon_private"."people__version_groups"
   GROUP BY
     "age",
     "city",
     "income"
   HAVING
-    COUNT(*) < 5
+    CAST(SUM("__anonsql_rows") AS BIGINT) < 5
 ) AS v;
 
 SELECT
@@ -2524,15 +2524,16 @@ FROM (
       "age" AS "q0",
       "city" AS "q1",
       "income" AS "q2",
-      "disease" AS sa
-    FROM "anon_private"."people__released"
+      "disease" AS sa,
+      "__anonsql_rows" AS w
+    FROM "anon_private"."people__version_groups"
   ), sa_frequencies AS (
     SELECT
       "q0",
       "q1",
       "q2",
       sa,
-      COUNT(*) AS n
+      CAST(SUM("w") AS BIGINT) AS n
     FROM sa_rows
     GROUP BY
       "q0",

@@ -11,17 +11,24 @@
 {% macro privacy__class_columns(qids) -%}
 {% for q in qids %}{{ anonsql_dbt.ident(('q' ~ loop.index0)) }} AS {{ anonsql_dbt.ident(q) }}{{ ", " if not loop.last }}{% endfor %}{%- endmacro %}
 {#
-  Two CTEs: sa_rows (class keys and sensitive value of every row) and sa_frequencies (one row per
-  class and sensitive value, with its count n). Grouping by the value makes NULL one value of its
-  own, as it is one code on the Python side.
+  The rows a group of ``relation`` stands for: one each, or with ``weight`` (the column of a
+  grouping of the rows, publish/refined.sql) its sum, so a violation query reads the grouping
+  instead of the rows (PrivacyModel.weighted).
 #}
-{% macro privacy__sa_frequencies(relation, qids, column) -%}
+{% macro privacy__row_count(weight) -%}
+{% if weight %}CAST(SUM({{ anonsql_dbt.ident(weight) }}) AS BIGINT){% else %}COUNT(*){% endif %}{%- endmacro %}
+{#
+  Two CTEs: sa_rows (class keys, sensitive value and rows of every row or group) and
+  sa_frequencies (one row per class and sensitive value, with its count n). Grouping by the value
+  makes NULL one value of its own, as it is one code on the Python side.
+#}
+{% macro privacy__sa_frequencies(relation, qids, column, weight=none) -%}
 sa_rows AS (
-  SELECT {% for q in qids %}{{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}, {% endfor %}{{ anonsql_dbt.ident(column) }} AS sa
+  SELECT {% for q in qids %}{{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}, {% endfor %}{{ anonsql_dbt.ident(column) }} AS sa{% if weight %}, {{ anonsql_dbt.ident(weight) }} AS w{% endif %}
   FROM {{ anonsql_dbt.qname(relation) }}
 ),
 sa_frequencies AS (
-  SELECT {{ anonsql_dbt.privacy__class_keys(qids) }}, sa, COUNT(*) AS n
+  SELECT {{ anonsql_dbt.privacy__class_keys(qids) }}, sa, {{ anonsql_dbt.privacy__row_count('w' if weight else none) }} AS n
   FROM sa_rows
   GROUP BY {{ anonsql_dbt.privacy__class_keys(qids) }}, sa
 ){%- endmacro %}
