@@ -73,12 +73,13 @@ class LinkageTarget:
     """What the linkage measures read of one release.
 
     ``relation``: its rows (what analysts query, or the unguarded released rows at publish);
-    ``grouped``: the same rows grouped with an ``n`` column, read instead of ``relation`` by
-    the recovery measure when given; ``source``: the rows with their original values (the
-    adversary's population); ``nodes``: the hierarchy nodes of the categorical
-    quasi-identifiers; ``checks``: the release's planned privacy checks, of which those on
-    ``relation`` are refined; ``recovered``: the recovery figures already read of these
-    relations (:func:`recovered_rows`), shared by the readers of one release being published.
+    ``grouping``: the same rows grouped, each group with its row count, read instead of
+    ``relation`` by the recovery measure and the refined checks it serves; ``source``: the
+    rows with their original values (the adversary's population); ``nodes``: the hierarchy
+    nodes of the categorical quasi-identifiers; ``checks``: the release's planned privacy
+    checks, of which those on ``relation`` are refined; ``recovered``: the recovery figures
+    already read of these relations (:func:`recovered_rows`), shared by the readers of one
+    release being published.
     """
 
     engine: Engine
@@ -88,15 +89,20 @@ class LinkageTarget:
     qids: tuple[CoveredQid, ...]
     checks: tuple[PlannedCheck, ...]
     columns: LinkageColumns
-    grouped: TableName | None = None
     recovered: MutableMapping[str, dict[str, int]] | None = field(
         default=None, compare=False, repr=False
     )
     #: The relation the refined classes are checked on, when not ``relation``: a later
     #: version's changed classes (:meth:`~anonsql.layouts.base.Layout.checked_relation`).
     checked: TableName | None = None
-    #: What the refined checks may read instead of the rows (:class:`Grouping`).
+    #: The same rows grouped (:class:`Grouping`): the recovery measure reads its table
+    #: instead of ``relation``, and the refined checks it serves read it too.
     grouping: Grouping | None = None
+
+    @property
+    def grouped(self) -> TableName | None:
+        """The grouping's table (its ``__anonsql_rows`` rows per group), or None."""
+        return self.grouping.relation if self.grouping is not None else None
 
     @property
     def classes_relation(self) -> TableName:
@@ -389,7 +395,7 @@ def release_linkage(
 
 def built_target(release: BuiltRelease) -> LinkageTarget:
     """The linkage measures' view of a release being published: its unguarded released rows
-    (grouped once by the publish step where it could, ``release.refined``; a release published
+    (grouped once by the publish step where it could, ``release.grouping``; a release published
     as tables is read as its tables, which hold those rows), the source as the run read it,
     the layout's gate checks."""
     staged, built = release.staged, release.built
@@ -404,7 +410,6 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         qids=tuple(CoveredQid(d.column, d.is_numeric) for d in staged.workspace.dimensions),
         checks=tuple(release.layout.checks(built, release.kind)),
         columns=columns,
-        grouped=release.refined,
         recovered=release.recovered,
         # the relation the layout's gate checks (Layout.checks) read
         checked=release.layout.checked_relation(built, release.kind),

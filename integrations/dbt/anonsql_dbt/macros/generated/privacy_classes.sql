@@ -24,7 +24,7 @@
 #}
 {% macro privacy__sa_frequencies(relation, qids, column, weight=none) -%}
 sa_rows AS (
-  SELECT {% for q in qids %}{{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}, {% endfor %}{{ anonsql_dbt.ident(column) }} AS sa{% if weight %}, {{ anonsql_dbt.ident(weight) }} AS w{% endif %}
+  SELECT {% for q in qids %}{{ anonsql_dbt.ident(q) }} AS {{ anonsql_dbt.ident(('q' ~ loop.index0)) }}, {% endfor %}{{ anonsql_dbt.ident(column) }} AS sa{{ (', ' ~ (anonsql_dbt.ident(weight)) ~ ' AS w') if weight else '' }}
   FROM {{ anonsql_dbt.qname(relation) }}
 ),
 sa_frequencies AS (
