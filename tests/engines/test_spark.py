@@ -219,11 +219,15 @@ def test_linked_columns_screen_by_hash_and_confirm_exactly(spark: Engine) -> Non
 
 
 def test_a_local_session_loads_arrow_through_parquet_as_through_the_gateway(
-    spark: Engine,
+    spark: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On a local master a table reaches Spark as a Parquet file; it must land with the types
-    and values ``createDataFrame`` gives (NULLs, NaN and text that needs quoting included),
-    and a type the file path does not take (a date) still loads through the gateway."""
+    """On a local master a table beyond a few thousand rows reaches Spark as a Parquet file;
+    it must land with the types and values ``createDataFrame`` gives (NULLs, NaN and text that
+    needs quoting included), and a type the file path does not take (a date) still loads
+    through the gateway. (This table is small: the file path is taken here for any size.)"""
+    import anonsql.engines.spark.engine as spark_engine
+
+    monkeypatch.setattr(spark_engine, "SMALL_LOAD_ROWS", 0)
     data = pa.table(
         {
             "i8": pa.array([1, None, -3], pa.int8()),
