@@ -80,10 +80,9 @@ def publish_context(release: BuiltRelease) -> AttackContext:
     e, built, layout = release.engine, release.built, release.layout
     resolved, ws = release.staged.resolved, release.staged.workspace
     measured = layout.measured(built)
-    counted = release.refined is not None and measured == built.main
-    relation = (
-        release.refined if counted and release.refined else layout.unguarded(built, release.kind)
-    )
+    grouping = release.grouping if measured == built.main else None
+    counted = grouping is not None
+    relation = grouping.relation if grouping else layout.unguarded(built, release.kind)
     return _context(
         e,
         relation,

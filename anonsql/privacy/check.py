@@ -36,6 +36,10 @@ class PlannedCheck:
     label: str = ""
 
 
+#: The column of a grouping of rows (``publish/refined``) counting each group's rows.
+GROUP_ROWS = "__anonsql_rows"
+
+
 @dataclass(frozen=True)
 class Grouping:
     """``of``'s rows grouped by ``columns`` with ``weight`` rows per group, built from them in
@@ -50,7 +54,7 @@ class Grouping:
     #: version's, :mod:`anonsql.versions`), which stands in for no check.
     of: TableName | None
     columns: frozenset[str]
-    weight: str = "__anonsql_rows"
+    weight: str = GROUP_ROWS
 
     def serves(self, check: PlannedCheck, model: PrivacyModel) -> bool:
         """Whether ``model`` of ``check`` may read the grouping instead of the rows."""

@@ -13,7 +13,6 @@ from anonsql.engines import Engine
 from anonsql.layouts import Layout
 from anonsql.privacy.check import Grouping
 from anonsql.spec.output import OutputNames
-from anonsql.sql import TableName
 from anonsql.stage import Staged, exposure_columns
 
 
@@ -42,11 +41,6 @@ class BuiltRelease:
     #: (:func:`anonsql.measure.linkage.recovered_rows`): its relations do not change until it
     #: is published, so the attacks and the measures ask each question once.
     recovered: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def refined(self) -> TableName | None:
-        """The grouping's table (:attr:`grouping`), or None."""
-        return self.grouping.relation if self.grouping is not None else None
 
     @property
     def engine(self) -> Engine:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anonsql.layouts.record import RecordLayout
-from anonsql.privacy.check import Grouping, PlannedCheck
+from anonsql.privacy.check import GROUP_ROWS, Grouping, PlannedCheck
 from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
 from anonsql.sql import TableName
 from anonsql.versions.delta import Delta, spec_sha256
@@ -166,7 +166,7 @@ class VersionedRecordLayout(RecordLayout):
         # grouped whole from the rows, it stands in for them in the gate's checks; updated, it
         # does not (the gate then checks the changed classes' rows: checked_relation)
         of: TableName | None = None
-        if kept != [*columns, "__anonsql_rows"]:
+        if kept != [*columns, GROUP_ROWS]:
             e.drop_existing([groups])
             # kept beside the history: logged, unlike the working tables
             self.group_whole(names, kind, columns, groups, working_table="")

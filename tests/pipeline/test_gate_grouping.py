@@ -5,22 +5,19 @@ is still refused. On every engine the suite runs (real DuckDB and PostgreSQL).""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import load_people, people_spec
+from helpers import load_people, people_spec, spy_gate_checks
 
 from anonsql import api
 from anonsql.engines import Engine
 from anonsql.errors import VerificationError
-from anonsql.privacy.check import CheckResult, Grouping, PlannedCheck
+from anonsql.privacy.check import Grouping, PlannedCheck, run_checks
 from anonsql.privacy.frequency_l_diversity import FrequencyLDiversity
 from anonsql.privacy.k_anonymity import KAnonymity
 from anonsql.sql import TableName
-
-# the module, not the function `anonsql.verify.verify` the package exports under its name
-verify_step = importlib.import_module("anonsql.verify.verify")
 
 #: k-anonymity and a model over the sensitive column's distribution, both weighted
 MODELS = [
@@ -33,22 +30,20 @@ def spied(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, int], di
     """Each gate check's models read from the grouping, with the violations found that way and
     on the rows."""
     seen: list[tuple[str, dict[str, int], dict[str, int]]] = []
-    original = verify_step.run_checks
 
-    def spy(
+    def during(
         e: Engine,
         relation: TableName,
-        checks: list[PlannedCheck],
-        grouping: Grouping | None = None,
-    ) -> CheckResult:
+        checks: Sequence[PlannedCheck],
+        grouping: Grouping | None,
+    ) -> None:
         assert grouping is not None and grouping.of is not None
         served = ",".join(m.name for c in checks for m in c.models if grouping.serves(c, m))
-        grouped: CheckResult = original(e, relation, checks, grouping)
-        rows: CheckResult = original(e, relation, checks)
+        grouped = run_checks(e, relation, checks, grouping)
+        rows = run_checks(e, relation, checks)
         seen.append((served, dict(grouped.violations), dict(rows.violations)))
-        return grouped
 
-    monkeypatch.setattr(verify_step, "run_checks", spy)
+    spy_gate_checks(monkeypatch, during)
     return seen
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pytest
 
 from anonsql.engines import Engine
+from anonsql.privacy.check import CheckResult, Grouping, PlannedCheck
 from anonsql.sql import TableName
 
 CITY_HIERARCHY = """Lyon;FR;EU;*
@@ -80,3 +84,27 @@ def work_schemas(engine: Engine) -> list[tuple[Any, ...]]:
         "SELECT schema_name FROM information_schema.schemata "
         "WHERE schema_name LIKE 'anonsql_work_%'"
     )
+
+
+#: What a spy on the publish gate's checks sees of each call: the engine, the release's main
+#: relation, the planned checks and the grouping the checks may read instead of the rows.
+GateCall = Callable[[Engine, TableName, Sequence[PlannedCheck], Grouping | None], None]
+
+
+def spy_gate_checks(monkeypatch: pytest.MonkeyPatch, during: GateCall) -> None:
+    """Call ``during`` with each of the verify step's ``run_checks`` calls, while the release's
+    relations exist, before the checks run as they would."""
+    verify_step = importlib.import_module("anonsql.verify.verify")  # the function shadows it
+    original = verify_step.run_checks
+
+    def spy(
+        e: Engine,
+        relation: TableName,
+        checks: Sequence[PlannedCheck],
+        grouping: Grouping | None = None,
+    ) -> CheckResult:
+        during(e, relation, checks, grouping)
+        result: CheckResult = original(e, relation, checks, grouping)
+        return result
+
+    monkeypatch.setattr(verify_step, "run_checks", spy)
