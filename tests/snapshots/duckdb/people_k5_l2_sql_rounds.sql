@@ -1190,9 +1190,15 @@ FROM (SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", CA
 FROM "anon_private"."people__version_groups" AS r
 GROUP BY "age", "city", "income", "note") AS g;
 WITH
-"pairs0" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+source_values AS MATERIALIZED (
+  SELECT s."disease" AS "s0", s."age" AS "v0", GROUPING(s."age") AS "g0", s."city" AS "v1", GROUPING(s."city") AS "g1", s."income" AS "v2", GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY GROUPING SETS ((s."disease", s."age"), (s."disease", s."city"), (s."disease", s."income"))
+),
+"pairs0" AS (
+  SELECT DISTINCT "s0", CAST(d."v0" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g0" = 0
 ),
 "ranges0" AS (
   SELECT "s0", lo, hi, n
@@ -1211,11 +1217,12 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs1" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city' AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS VARCHAR)
+    AND leaf.label = CAST(d."v1" AS VARCHAR)
+  WHERE d."g1" = 0
 ),
 "ranges1" AS (
   SELECT "s0", lo, hi, n
@@ -1236,8 +1243,9 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs2" AS (
-  SELECT DISTINCT s."disease" AS "s0", CAST(s."income" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", CAST(d."v2" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g2" = 0
 ),
 "ranges2" AS (
   SELECT "s0", lo, hi, n
@@ -1303,9 +1311,15 @@ SELECT q, CAST(SUM(CASE WHEN found = 1 THEN n ELSE 0 END) AS BIGINT) AS recovere
 FROM candidates
 GROUP BY q;
 WITH
-"pairs0" AS (
-  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(s."age" AS DOUBLE) AS pos
+source_values AS MATERIALIZED (
+  SELECT s."note" AS "s0", s."disease" AS "s1", s."age" AS "v0", GROUPING(s."age") AS "g0", s."city" AS "v1", GROUPING(s."city") AS "g1", s."income" AS "v2", GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY GROUPING SETS ((s."note", s."disease", s."age"), (s."note", s."disease", s."city"), (s."note", s."disease", s."income"))
+),
+"pairs0" AS (
+  SELECT DISTINCT "s0", "s1", CAST(d."v0" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g0" = 0
 ),
 "ranges0" AS (
   SELECT "s0", "s1", lo, hi, n
@@ -1324,11 +1338,12 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs1" AS (
-  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city' AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS VARCHAR)
+    AND leaf.label = CAST(d."v1" AS VARCHAR)
+  WHERE d."g1" = 0
 ),
 "ranges1" AS (
   SELECT "s0", "s1", lo, hi, n
@@ -1349,8 +1364,9 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs2" AS (
-  SELECT DISTINCT s."note" AS "s0", s."disease" AS "s1", CAST(s."income" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", "s1", CAST(d."v2" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g2" = 0
 ),
 "ranges2" AS (
   SELECT "s0", "s1", lo, hi, n
@@ -1451,9 +1467,15 @@ FROM class_rows
 GROUP BY n
 ORDER BY n;
 WITH
-"pairs0" AS (
-  SELECT DISTINCT s."note" AS "s0", CAST(s."age" AS DOUBLE) AS pos
+source_values AS MATERIALIZED (
+  SELECT s."note" AS "s0", s."age" AS "v0", GROUPING(s."age") AS "g0", s."city" AS "v1", GROUPING(s."city") AS "g1", s."income" AS "v2", GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY GROUPING SETS ((s."note", s."age"), (s."note", s."city"), (s."note", s."income"))
+),
+"pairs0" AS (
+  SELECT DISTINCT "s0", CAST(d."v0" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g0" = 0
 ),
 "ranges0" AS (
   SELECT "s0", lo, hi, n
@@ -1472,11 +1494,12 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs1" AS (
-  SELECT DISTINCT s."note" AS "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city' AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS VARCHAR)
+    AND leaf.label = CAST(d."v1" AS VARCHAR)
+  WHERE d."g1" = 0
 ),
 "ranges1" AS (
   SELECT "s0", lo, hi, n
@@ -1497,8 +1520,9 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs2" AS (
-  SELECT DISTINCT s."note" AS "s0", CAST(s."income" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", CAST(d."v2" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g2" = 0
 ),
 "ranges2" AS (
   SELECT "s0", lo, hi, n
@@ -1572,9 +1596,15 @@ FROM (
 ) AS classes
 WHERE individuals < 5;
 WITH
-"pairs0" AS (
-  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."age" AS DOUBLE) AS pos
+source_values AS MATERIALIZED (
+  SELECT s."disease" AS "s0", s."note" AS "s1", s."age" AS "v0", GROUPING(s."age") AS "g0", s."city" AS "v1", GROUPING(s."city") AS "g1", s."income" AS "v2", GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY GROUPING SETS ((s."disease", s."note", s."age"), (s."disease", s."note", s."city"), (s."disease", s."note", s."income"))
+),
+"pairs0" AS (
+  SELECT DISTINCT "s0", "s1", CAST(d."v0" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g0" = 0
 ),
 "ranges0" AS (
   SELECT "s0", "s1", lo, hi, n
@@ -1593,11 +1623,12 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs1" AS (
-  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", "s1", CAST(leaf.first_leaf AS DOUBLE) AS pos
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city' AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS VARCHAR)
+    AND leaf.label = CAST(d."v1" AS VARCHAR)
+  WHERE d."g1" = 0
 ),
 "ranges1" AS (
   SELECT "s0", "s1", lo, hi, n
@@ -1618,8 +1649,9 @@ r."__anonsql_rows" AS n
   WHERE lo < hi
 ),
 "pairs2" AS (
-  SELECT DISTINCT s."disease" AS "s0", s."note" AS "s1", CAST(s."income" AS DOUBLE) AS pos
-  FROM "anon_private"."people__source" AS s
+  SELECT DISTINCT "s0", "s1", CAST(d."v2" AS DOUBLE) AS pos
+  FROM source_values AS d
+  WHERE d."g2" = 0
 ),
 "ranges2" AS (
   SELECT "s0", "s1", lo, hi, n

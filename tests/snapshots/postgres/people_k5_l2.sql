@@ -861,11 +861,29 @@ FROM (
     "note"
 ) AS g;
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
+WITH source_values AS MATERIALIZED (
+  SELECT
     s."disease" AS "s0",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
+    s."age" AS "v0",
+    GROUPING(s."age") AS "g0",
+    s."city" AS "v1",
+    GROUPING(s."city") AS "g1",
+    s."income" AS "v2",
+    GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY
+    GROUPING SETS (
+      (s."disease", s."age"),
+      (s."disease", s."city"),
+      (s."disease", s."income")
+    )
+), "pairs0" AS (
+  SELECT DISTINCT
+    "s0",
+    CAST(d."v0" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g0" = 0
 ), "ranges0" AS (
   SELECT
     "s0",
@@ -905,13 +923,15 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs1" AS (
   SELECT DISTINCT
-    s."disease" AS "s0",
+    "s0",
     CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city'
     AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
+    AND leaf.label = CAST(d."v1" AS TEXT)
+  WHERE
+    d."g1" = 0
 ), "ranges1" AS (
   SELECT
     "s0",
@@ -945,9 +965,11 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs2" AS (
   SELECT DISTINCT
-    s."disease" AS "s0",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+    "s0",
+    CAST(d."v2" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g2" = 0
 ), "ranges2" AS (
   SELECT
     "s0",
@@ -1110,12 +1132,31 @@ FROM candidates
 GROUP BY
   q;
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
+WITH source_values AS MATERIALIZED (
+  SELECT
     s."note" AS "s0",
     s."disease" AS "s1",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
+    s."age" AS "v0",
+    GROUPING(s."age") AS "g0",
+    s."city" AS "v1",
+    GROUPING(s."city") AS "g1",
+    s."income" AS "v2",
+    GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY
+    GROUPING SETS (
+      (s."note", s."disease", s."age"),
+      (s."note", s."disease", s."city"),
+      (s."note", s."disease", s."income")
+    )
+), "pairs0" AS (
+  SELECT DISTINCT
+    "s0",
+    "s1",
+    CAST(d."v0" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g0" = 0
 ), "ranges0" AS (
   SELECT
     "s0",
@@ -1159,14 +1200,16 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs1" AS (
   SELECT DISTINCT
-    s."note" AS "s0",
-    s."disease" AS "s1",
+    "s0",
+    "s1",
     CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city'
     AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
+    AND leaf.label = CAST(d."v1" AS TEXT)
+  WHERE
+    d."g1" = 0
 ), "ranges1" AS (
   SELECT
     "s0",
@@ -1204,10 +1247,12 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs2" AS (
   SELECT DISTINCT
-    s."note" AS "s0",
-    s."disease" AS "s1",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+    "s0",
+    "s1",
+    CAST(d."v2" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g2" = 0
 ), "ranges2" AS (
   SELECT
     "s0",
@@ -1496,11 +1541,29 @@ GROUP BY
 ORDER BY
   n;
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
+WITH source_values AS MATERIALIZED (
+  SELECT
     s."note" AS "s0",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
+    s."age" AS "v0",
+    GROUPING(s."age") AS "g0",
+    s."city" AS "v1",
+    GROUPING(s."city") AS "g1",
+    s."income" AS "v2",
+    GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY
+    GROUPING SETS (
+      (s."note", s."age"),
+      (s."note", s."city"),
+      (s."note", s."income")
+    )
+), "pairs0" AS (
+  SELECT DISTINCT
+    "s0",
+    CAST(d."v0" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g0" = 0
 ), "ranges0" AS (
   SELECT
     "s0",
@@ -1540,13 +1603,15 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs1" AS (
   SELECT DISTINCT
-    s."note" AS "s0",
+    "s0",
     CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city'
     AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
+    AND leaf.label = CAST(d."v1" AS TEXT)
+  WHERE
+    d."g1" = 0
 ), "ranges1" AS (
   SELECT
     "s0",
@@ -1580,9 +1645,11 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs2" AS (
   SELECT DISTINCT
-    s."note" AS "s0",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+    "s0",
+    CAST(d."v2" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g2" = 0
 ), "ranges2" AS (
   SELECT
     "s0",
@@ -1761,12 +1828,31 @@ FROM (
 WHERE
   individuals < 5;
 
-WITH "pairs0" AS (
-  SELECT DISTINCT
+WITH source_values AS MATERIALIZED (
+  SELECT
     s."disease" AS "s0",
     s."note" AS "s1",
-    CAST(s."age" AS DOUBLE PRECISION) AS pos
+    s."age" AS "v0",
+    GROUPING(s."age") AS "g0",
+    s."city" AS "v1",
+    GROUPING(s."city") AS "g1",
+    s."income" AS "v2",
+    GROUPING(s."income") AS "g2"
   FROM "anon_private"."people__source" AS s
+  GROUP BY
+    GROUPING SETS (
+      (s."disease", s."note", s."age"),
+      (s."disease", s."note", s."city"),
+      (s."disease", s."note", s."income")
+    )
+), "pairs0" AS (
+  SELECT DISTINCT
+    "s0",
+    "s1",
+    CAST(d."v0" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g0" = 0
 ), "ranges0" AS (
   SELECT
     "s0",
@@ -1810,14 +1896,16 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs1" AS (
   SELECT DISTINCT
-    s."disease" AS "s0",
-    s."note" AS "s1",
+    "s0",
+    "s1",
     CAST(leaf.first_leaf AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+  FROM source_values AS d
   JOIN "anon_private"."people__hierarchy_nodes" AS leaf
     ON leaf.attribute = 'city'
     AND leaf.leaf_count = 1
-    AND leaf.label = CAST(s."city" AS TEXT)
+    AND leaf.label = CAST(d."v1" AS TEXT)
+  WHERE
+    d."g1" = 0
 ), "ranges1" AS (
   SELECT
     "s0",
@@ -1855,10 +1943,12 @@ WITH "pairs0" AS (
     lo < hi
 ), "pairs2" AS (
   SELECT DISTINCT
-    s."disease" AS "s0",
-    s."note" AS "s1",
-    CAST(s."income" AS DOUBLE PRECISION) AS pos
-  FROM "anon_private"."people__source" AS s
+    "s0",
+    "s1",
+    CAST(d."v2" AS DOUBLE PRECISION) AS pos
+  FROM source_values AS d
+  WHERE
+    d."g2" = 0
 ), "ranges2" AS (
   SELECT
     "s0",

@@ -65,20 +65,34 @@ FROM stats
    its ends (no row numbers: a CTE read twice must give the same keys). Partitioning groups NULLs as equal, as
    an adversary matching values does; no join on the columns is needed.
 
+   The source's distinct values are read in one scan, grouped by a set per quasi-identifier
+   (its value with the columns): eight DISTINCTs, each joining every source row to the leaves,
+   took 1.55-1.89 s on PostgreSQL at 1e6 rows against 1.05-1.21 s (DuckDB the same, 0.09 s);
+   a categorical value is placed on the line after the grouping, so the join reads distinct
+   values only.
+
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
 
 WITH
+source_values AS MATERIALIZED (
+  SELECT {{ anonsql_dbt.linked__key('s.', columns) }}{% for q in qids %}s.{{ anonsql_dbt.ident(q.column) }} AS {{ anonsql_dbt.ident(('v' ~ loop.index0)) }}, GROUPING(s.{{ anonsql_dbt.ident(q.column) }}) AS {{ anonsql_dbt.ident(('g' ~ loop.index0)) }}{{ ", " if not loop.last }}{% endfor %}
+
+  FROM {{ anonsql_dbt.qname(source) }} AS s
+  GROUP BY GROUPING SETS ({% for q in qids %}({% for c in columns %}s.{{ anonsql_dbt.ident(c) }}, {% endfor %}s.{{ anonsql_dbt.ident(q.column) }}){{ ", " if not loop.last }}{% endfor %})
+),
 {% for q in qids %}
 {% set i = loop.index0 %}
+{% set v = 'd.' ~ (anonsql_dbt.ident(('v' ~ i))) %}
 {{ anonsql_dbt.ident(('pairs' ~ i)) }} AS (
-  SELECT DISTINCT {{ anonsql_dbt.linked__key('s.', columns) }}{% if q.numeric %}CAST(s.{{ anonsql_dbt.ident(q.column) }} AS {{ anonsql_dbt.type_double() }}){% else %}CAST(leaf.first_leaf AS {{ anonsql_dbt.type_double() }}){% endif %} AS pos
-  FROM {{ anonsql_dbt.qname(source) }} AS s
+  SELECT DISTINCT {{ anonsql_dbt.linked__keys(columns) }}{% if q.numeric %}CAST({{ v }} AS {{ anonsql_dbt.type_double() }}){% else %}CAST(leaf.first_leaf AS {{ anonsql_dbt.type_double() }}){% endif %} AS pos
+  FROM source_values AS d
 {% if not q.numeric %}
   JOIN {{ anonsql_dbt.qname(nodes) }} AS leaf
     ON leaf.attribute = {{ anonsql_dbt.lit(q.column) }} AND leaf.leaf_count = 1
-    AND leaf.label = {{ anonsql_dbt.linked__text('s.' ~ (anonsql_dbt.ident(q.column))) }}
+    AND leaf.label = {{ anonsql_dbt.linked__text(v) }}
 {% endif %}
+  WHERE d.{{ anonsql_dbt.ident(('g' ~ i)) }} = 0
 ),
 {{ anonsql_dbt.ident(('ranges' ~ i)) }} AS (
   SELECT {{ anonsql_dbt.linked__keys(columns) }}lo, hi, n
