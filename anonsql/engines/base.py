@@ -119,6 +119,9 @@ class Engine(ABC):
         self.listeners: list[Callable[[str], None]] = []
         self._depth = 0
         self._stopping = False
+        #: The settings the spec gave this session (:meth:`apply_settings`): an engine's own
+        #: defaults for its statements (PostgreSQL's publish transaction) leave them alone.
+        self.spec_settings: frozenset[str] = frozenset()
 
     # -- primitives every engine implements -------------------------------------------------
     @abstractmethod
@@ -336,6 +339,7 @@ class Engine(ABC):
                 )
             try:
                 self.run("set_setting", name=name, value=value)
+                self.spec_settings |= {name}
             except EngineError as err:
                 raise SpecError(
                     f"engine_settings.{name}",

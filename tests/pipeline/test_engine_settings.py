@@ -9,7 +9,7 @@ import pytest
 from helpers import load_people, people_spec
 
 from anonsql import api
-from anonsql.engines import DuckDBEngine, Engine
+from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
 from anonsql.errors import SpecError
 
 
@@ -58,3 +58,18 @@ def test_every_engine_applies_its_own_settings(engine: Engine) -> None:
     engine.apply_settings({name: samples[name]})
     with pytest.raises(SpecError):
         engine.apply_settings({"not_a_setting": 1})
+
+
+@pytest.mark.postgres
+def test_the_spec_setting_holds_inside_the_publish_transaction(pg_database: str) -> None:
+    """PostgreSQL's publish transaction sets its planner defaults (``work_mem`` 256 MB) with
+    SET LOCAL, except a setting the spec gave: a smaller ``work_mem`` on a busy server holds
+    for the statements that need it most."""
+    show = "SELECT current_setting('work_mem'), current_setting('jit')"
+    with PostgresEngine(pg_database) as engine:
+        with engine.transaction():
+            assert engine.fetchall(show) == [("256MB", "off")]
+        engine.apply_settings({"work_mem": "32MB"})
+        with engine.transaction():
+            assert engine.fetchall(show) == [("32MB", "off")]
+        assert engine.fetchall(show)[0][0] == "32MB"

@@ -2030,7 +2030,7 @@ SET LOCAL "enable_mergejoin" = 'off';
 
 SET LOCAL "enable_nestloop" = 'off';
 
-SET LOCAL "work_mem" = '64MB';
+SET LOCAL "work_mem" = '256MB';
 
 SET LOCAL "jit" = 'off';
 
