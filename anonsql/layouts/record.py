@@ -53,9 +53,16 @@ class RecordLayout(Layout[RecordFacts]):
                 count=POPULATION_PERSONS,
             )
 
-    def create_recoding(self, names: OutputNames) -> None:
+    def create_recoding(
+        self,
+        names: OutputNames,
+        *,
+        coded: frozenset[str] = frozenset(),
+        labels: TableName | None = None,
+    ) -> None:
         """The private recoding map: each distinct quasi-identifier vector and its published
-        values (what the published relation joins the source to)."""
+        values (what the published relation joins the source to), with the codes of the
+        ``coded`` columns from the label dictionary ``labels`` (a versioned release)."""
         ws = self.workspace
         leaves = {d.index: ws.work(f"leaves{d.index}") for d in ws.dimensions if not d.is_numeric}
         ws.engine.run(
@@ -66,6 +73,8 @@ class RecordLayout(Layout[RecordFacts]):
             dims=ws.dimensions,
             leaves=leaves,
             suffix=GENERALIZED_SUFFIX,
+            coded=sorted(coded),
+            labels=labels,
             working_table="",  # a published companion: logged, unlike the working tables
         )
         ws.engine.analyze(names.recoding)

@@ -31,7 +31,7 @@ def record_unversioned(release: BuiltRelease, versioning: Versioning) -> None:
         return
     e, names = release.engine, versioning.checksum_names
     previous = None if versioning.replaced else previous_version(e, names)
-    e.drop_existing([names.rows, names.held, names.left, names.groups, names.legacy_history])
+    e.drop_existing([n for n in names.kept() if n != names.versions])
     if previous is None:
         e.drop_existing([names.versions])
         e.run("versions/versions_create", target=names.versions)

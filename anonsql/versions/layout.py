@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anonsql.engines.types import TypeClass
+from anonsql.errors import AnonsqlError
 from anonsql.layouts.record import RecordLayout
 from anonsql.privacy.check import GROUP_ROWS, Grouping, PlannedCheck
 from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
@@ -20,6 +22,10 @@ from anonsql.versions.pairs import differencing_violations
 #: The violation counting the version's rows that its table holds beyond (or short of) the
 #: rows its versions account for.
 VERSION_ROWS = "rows of the version's table accounted for"
+
+#: A new history codes a published quasi-identifier column (versions/labels_create) when it
+#: has at most this many labels: the views that decode it list them in their definition.
+MAX_CODED_LABELS = 10_000
 
 
 @dataclass(frozen=True)
@@ -41,10 +47,13 @@ class VersionedRecordLayout(RecordLayout):
         e = ws.engine
         vn = d.names
         keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
-        self.create_recoding(names)
+        if not d.history_exists:
+            e.drop_existing(vn.kept())
+        coded = self._label_dictionary()
+        self.create_recoding(names, coded=coded, labels=vn.labels)
         e.run("publish/source_view", target=names.source, source=d.original.source)
         qids = set(self.qids)
-        columns = [{"name": c, "qid": c in qids} for c in d.columns]
+        columns = [{"name": c, "qid": c in qids, "coded": c in coded} for c in d.columns]
         placing = {
             "batch": d.placing,
             "recoding": names.recoding,
@@ -57,7 +66,6 @@ class VersionedRecordLayout(RecordLayout):
             # a new history is the placed batch itself, written once as the version's rows:
             # no copy of the placed rows before it, none after (at 1e8 rows each copy of the
             # rows costs ~30 s and ~1.7 GB)
-            e.drop_existing(vn.kept())
             e.run("versions/history_create", target=vn.rows, version=d.version, **placing)
             e.run("versions/left_create", target=vn.left, rows=vn.rows)
             e.run("versions/versions_create", target=vn.versions)
@@ -74,9 +82,12 @@ class VersionedRecordLayout(RecordLayout):
         else:
             self._place_into_history(placing)
         e.analyze(vn.rows)
-        e.run("versions/version_view", target=names.released, rows=vn.rows, columns=d.columns)
+        decode = self._decode()
+        self._create_decoded(decode)
+        view = {"rows": vn.rows, "columns": d.columns, "decode": decode}
+        e.run("versions/version_view", target=names.released, **view)
         if kind == "VIEW":
-            e.run("versions/version_view", target=names.main, rows=vn.rows, columns=d.columns)
+            e.run("versions/version_view", target=names.main, **view)
         else:
             e.run("publish/frozen", target=names.main, released=names.released)
         touched = self._touched()
@@ -86,8 +97,8 @@ class VersionedRecordLayout(RecordLayout):
                 target=touched[0],
                 scratch=touched[1],
                 relation=super().checked_relation(names, kind),
-                rows=vn.rows,
-                left=vn.left,
+                rows=self.decoded(vn.rows),
+                left=self.decoded(vn.left),
                 qids=self.qids,
                 version=d.version,
             )
@@ -107,6 +118,71 @@ class VersionedRecordLayout(RecordLayout):
                 ws.run_id,
             ],
         )
+
+    def _label_dictionary(self) -> frozenset[str]:
+        """The published quasi-identifier columns the version's rows hold as codes, with the
+        dictionary (versions/labels_create) holding this version's new labels. A new history
+        codes every text column with at most :data:`MAX_CODED_LABELS` labels; a kept one
+        codes the columns its dictionary has (none for a history written before it had one)."""
+        ws, vn = self.workspace, self.d.names
+        e = ws.engine
+        generalized = ws.work("generalized")
+        if self.d.history_exists:
+            if e.relation_kinds([vn.labels])[vn.labels] is None:
+                return frozenset()
+            coded = {str(c) for c, _ in e.query("versions/labels_counts", labels=vn.labels)}
+        else:
+            e.run("versions/labels_create", target=vn.labels)
+            types = {c.name: c.type_class for c in e.columns(generalized) or []}
+            coded = {d.column for d in ws.dimensions if types.get(f"g{d.index}") is TypeClass.TEXT}
+        dims = [d for d in ws.dimensions if d.column in coded]
+        if dims:
+            e.run("versions/labels_add", labels=vn.labels, generalized=generalized, dims=dims)
+        if not self.d.history_exists:
+            counts = dict(e.query("versions/labels_counts", labels=vn.labels))
+            coded = {str(c) for c, n in counts.items() if int(n) <= MAX_CODED_LABELS}
+            if len(coded) < len(counts):
+                e.run("versions/labels_keep", labels=vn.labels, kept=sorted(coded))
+        return frozenset(coded)
+
+    def _decode(self) -> dict[str, list[str]]:
+        """Each coded column's labels, code 1 first: the constant list a view indexes."""
+        e, labels = self.workspace.engine, self.d.names.labels
+        if e.relation_kinds([labels])[labels] is None:
+            return {}
+        decode: dict[str, list[str]] = {}
+        for column, code, label in e.query("versions/labels_read", labels=labels):
+            listed = decode.setdefault(str(column), [])
+            # codes are numbered 1, 2, ... per column (versions/labels_add): a gap would shift
+            # every later label of the list onto another code
+            if int(code) != len(listed) + 1:
+                raise AnonsqlError(
+                    f"the label dictionary {labels} misses a code of column {column!r} "
+                    "(changed outside anonsql). Fix: publish again with --replace"
+                )
+            listed.append(str(label))
+        return decode
+
+    def decoded(self, table: TableName) -> TableName:
+        """The run's view of the history's ``table`` with its coded columns decoded
+        (versions/decoded_view, made by :meth:`create`): what the statements that compare
+        the history with the published release read."""
+        return self.workspace.engine.scratch_view(TableName(f"v_{table.name}", self.d.work_schema))[
+            0
+        ]
+
+    def _create_decoded(self, decode: dict[str, list[str]]) -> None:
+        e, vn = self.workspace.engine, self.d.names
+        for table in (vn.rows, vn.left):
+            view, scratch = e.scratch_view(TableName(f"v_{table.name}", self.d.work_schema))
+            e.run(
+                "versions/decoded_view",
+                target=view,
+                scratch=scratch,
+                relation=table,
+                columns=[c.name for c in e.columns(table) or []],
+                decode=decode,
+            )
 
     def _place_into_history(self, placing: dict[str, Any]) -> None:
         """A later version: the applied deletions leave the version's rows for the rows that
@@ -168,8 +244,17 @@ class VersionedRecordLayout(RecordLayout):
         of: TableName | None = None
         if kept != [*columns, GROUP_ROWS]:
             e.drop_existing([groups])
-            # kept beside the history: logged, unlike the working tables
-            self.group_whole(names, kind, columns, groups, working_table="")
+            # kept beside the history: logged, unlike the working tables. The version's rows
+            # are grouped by their codes, then decoded: the same groups as the published
+            # release's (each column's codes and labels correspond one to one), grouped on
+            # integers (1e8 rows: 10.3 s grouping the text, 15.2 s grouping the decoded view)
+            e.run(
+                "versions/groups_whole",
+                target=groups,
+                rows=d.names.rows,
+                columns=list(columns),
+                decode=self._decode(),
+            )
             of = self.unguarded(names, kind)
         else:
             updated, working_table = e.transaction_work(TableName("v_groups", d.work_schema))
@@ -177,8 +262,8 @@ class VersionedRecordLayout(RecordLayout):
                 "versions/groups_next",
                 target=updated,
                 groups=groups,
-                rows=d.names.rows,
-                left=d.names.left,
+                rows=self.decoded(d.names.rows),
+                left=self.decoded(d.names.left),
                 columns=list(columns),
                 version=d.version,
                 working_table=working_table,
@@ -236,6 +321,7 @@ class VersionedRecordLayout(RecordLayout):
             differencing_violations(
                 self.workspace.engine,
                 d.names,
+                (self.decoded(d.names.rows), self.decoded(d.names.left)),
                 d.version,
                 self.qids,
                 d.columns,

@@ -54,6 +54,20 @@ class VersionNames:
         version instead of grouped again."""
         return self.private("version_groups")
 
+    @property
+    def labels(self) -> TableName:
+        """The label dictionary of the columns the version's rows hold as codes
+        (versions/labels_create)."""
+        return self.private("labels")
+
     def kept(self) -> list[TableName]:
         """The tables that outlive a run (``--replace`` drops them)."""
-        return [self.rows, self.held, self.left, self.versions, self.groups, self.legacy_history]
+        return [
+            self.rows,
+            self.held,
+            self.left,
+            self.versions,
+            self.groups,
+            self.labels,
+            self.legacy_history,
+        ]

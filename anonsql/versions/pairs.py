@@ -22,13 +22,16 @@ from anonsql.versions.names import VersionNames
 def differencing_violations(
     engine: Engine,
     names: VersionNames,
+    history: tuple[TableName, TableName],
     version: int,
     qids: Sequence[str],
     columns: Sequence[str],
     models: Sequence[PrivacyModel],
     work_schema: str,
 ) -> dict[str, int]:
-    """Violating (earlier version, change, class) groups per model; empty for version 1."""
+    """Violating (earlier version, change, class) groups per model; empty for version 1.
+    ``history`` is the version's rows and the rows that left, as published (their coded
+    columns decoded)."""
     if version <= 1:
         return {}
     changes, working_table = engine.transaction_work(TableName("v_changes", work_schema))
@@ -37,8 +40,8 @@ def differencing_violations(
         target=changes,
         working_table=working_table,
         versions=names.versions,
-        rows=names.rows,
-        left=names.left,
+        rows=history[0],
+        left=history[1],
         version=version,
         columns=list(columns),
     )

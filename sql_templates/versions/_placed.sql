@@ -1,12 +1,15 @@
 {# The batch's rows joined to the classes the algorithm gave them: a new class id each
-   (``offset`` + partition), the published values, and whether their class was suppressed. #}
+   (``offset`` + partition), the published values (a coded column's code: publish/recoding),
+   and whether their class was suppressed. #}
 {% macro placed_rows(batch, recoding, columns, dims, suffix, offset, key_hash, key_ord) -%}
 SELECT
   b.{{ key_hash | ident }}, b.{{ key_ord | ident }},
   CAST(m.{{ '__anonsql_pid' | ident }} AS BIGINT) + {{ offset | lit }} AS __anonsql_class_id,
   m.{{ '__anonsql_suppressed' | ident }} AS __anonsql_suppressed,
 {% for c in columns %}
-{% if c.qid %}
+{% if c.coded %}
+  m.{{ (c.name ~ '__anonsql_code') | ident }} AS {{ c.name | ident }}{{ "," if not loop.last }}
+{% elif c.qid %}
   m.{{ (c.name ~ suffix) | ident }} AS {{ c.name | ident }}{{ "," if not loop.last }}
 {% else %}
   b.{{ c.name | ident }} AS {{ c.name | ident }}{{ "," if not loop.last }}

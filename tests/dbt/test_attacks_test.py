@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 import yaml
 from dbt_kit import DbtRun, dbt, pg_profile, require_dbt, write_profiles, write_project
-from helpers import load_people, people_spec
+from helpers import load_people, people_spec, tamper_history
 
 from anonsql import api
 from anonsql.engines import DuckDBEngine, Engine, PostgresEngine
 from anonsql.sql import TableName
-from anonsql.sql.quoting import literal
 
 pytestmark = pytest.mark.slow
 
@@ -55,9 +54,8 @@ def broken(engine: Engine) -> list[str]:
 
 
 def tamper(engine: Engine) -> None:
-    values = ", ".join(literal(v) for v in TAMPERED)
-    rows = TableName("people__version_rows", "anon_private").sql()
-    engine.execute(f"INSERT INTO {rows} (age, city, income, disease) VALUES ({values})")
+    columns = ("age", "city", "income", "disease")
+    tamper_history(engine, RELEASE, "anon_private", dict(zip(columns, TAMPERED, strict=True)))
 
 
 def project(root: Path, profile: dict[str, Any]) -> Path:

@@ -14,6 +14,7 @@ import pytest
 from anonsql.engines import Engine
 from anonsql.privacy.check import CheckResult, Grouping, PlannedCheck
 from anonsql.sql import TableName
+from anonsql.sql.quoting import ident, literal
 
 CITY_HIERARCHY = """Lyon;FR;EU;*
 Paris;FR;EU;*
@@ -108,3 +109,56 @@ def spy_gate_checks(monkeypatch: pytest.MonkeyPatch, during: GateCall) -> None:
         return result
 
     monkeypatch.setattr(verify_step, "run_checks", spy)
+
+
+def history_frame(engine: Engine, table: TableName) -> Any:
+    """A private history table (``<release>__version_rows`` or ``__left_rows``) as pandas, its
+    coded columns replaced by their labels from the release's dictionary (``__labels``),
+    decoded here rather than through anonsql's own decoding views."""
+    frame = engine.query_arrow("select_all", relation=table).to_pandas()
+    base = table.name.rsplit("__", 1)[0]
+    labels = TableName(f"{base}__labels", table.schema)
+    if engine.relation_kind(labels) is None:
+        return frame
+    dictionary = engine.query_arrow("select_all", relation=labels).to_pandas()
+    for column, entries in dictionary.groupby("__anonsql_column"):
+        lookup = dict(zip(entries["__anonsql_code"], entries["__anonsql_label"], strict=True))
+        frame[column] = [None if c is None or c != c else lookup[int(c)] for c in frame[column]]
+    return frame
+
+
+def tamper_history(
+    engine: Engine, release: TableName, private: str, values: dict[str, str]
+) -> None:
+    """Insert one row of published ``values`` (labels) into a versioned release's private
+    history, its coded columns' labels added to the dictionary, and publish the release's view
+    again so that its list of labels has them: a broken release, made behind anonsql's back."""
+    rows = TableName(f"{release.name}__version_rows", private)
+    labels = TableName(f"{release.name}__labels", private)
+    dictionary = engine.query_arrow("select_all", relation=labels).to_pandas()
+    coded = set(dictionary["__anonsql_column"])
+    selected = []
+    for column, value in values.items():
+        if column not in coded:
+            selected.append(literal(value))
+            continue
+        known = dictionary[
+            (dictionary["__anonsql_column"] == column) & (dictionary["__anonsql_label"] == value)
+        ]
+        if known.empty:
+            engine.execute(
+                f"INSERT INTO {labels.sql()} SELECT {literal(column)}, MAX(__anonsql_code) + 1, "
+                f"{literal(value)} FROM {labels.sql()} WHERE __anonsql_column = {literal(column)}"
+            )
+        selected.append(
+            f"(SELECT MAX(__anonsql_code) FROM {labels.sql()} WHERE __anonsql_column = "
+            f"{literal(column)} AND __anonsql_label = {literal(value)})"
+        )
+    names = ", ".join(ident(c) for c in values)
+    engine.execute(f"INSERT INTO {rows.sql()} ({names}) SELECT {', '.join(selected)}")
+    columns = [c.name for c in engine.columns(release) or []]
+    decode: dict[str, list[str]] = {}
+    for column, _, label in engine.query("versions/labels_read", labels=labels):
+        decode.setdefault(str(column), []).append(str(label))
+    engine.drop(release, view=True)
+    engine.run("versions/version_view", target=release, rows=rows, columns=columns, decode=decode)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-from helpers import load_people, people_spec
+from helpers import history_frame, load_people, people_spec
 
 from anonsql import api
 from anonsql.engines import Engine
@@ -122,12 +122,8 @@ def test_no_version_pair_reveals_a_person(engine: Engine, tmp_path: Path) -> Non
     assert api.check_output(engine, "anon.people").holds
     # the version's rows, changed in place from version to version, are what analysts read;
     # the rows that left are kept apart, each with the version it left in
-    rows = engine.query_arrow(
-        "select_all", relation=TableName("people__version_rows", "anon_private")
-    ).to_pandas()
-    left = engine.query_arrow(
-        "select_all", relation=TableName("people__left_rows", "anon_private")
-    ).to_pandas()
+    rows = history_frame(engine, TableName("people__version_rows", "anon_private"))
+    left = history_frame(engine, TableName("people__left_rows", "anon_private"))
     assert len(left) > 0 and left["__anonsql_until"].notna().all()
     published = rows[list(kept[-1].columns)]
     assert difference(published.astype(str), kept[-1]).empty

@@ -1005,7 +1005,7 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('visits__version_rows', 'visits__held', 'visits__left_rows', 'visits__version_groups', 'visits__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__version_rows', 'visits__held', 'visits__left_rows', 'visits__version_groups', 'visits__labels', 'visits__history'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));

@@ -2648,6 +2648,7 @@ WHERE
       'visits__held',
       'visits__left_rows',
       'visits__version_groups',
+      'visits__labels',
       'visits__history'
     )
   );
