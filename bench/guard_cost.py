@@ -41,6 +41,7 @@ QUERIES = {
         "SELECT sex, race, count(*), sum(CASE WHEN class = '>50K' THEN 1 ELSE 0 END) "
         "FROM {r} GROUP BY sex, race"
     ),
+    "filtered count": "SELECT count(*) FROM {r} WHERE sex = 'Female' AND race <> 'White'",
     "filter + 100 rows": "SELECT * FROM {r} WHERE sex = 'Female' LIMIT 100",
 }
 
@@ -75,7 +76,9 @@ SETUPS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def measure(engine: Engine, db: str, repeat: int, say: Callable[[str], None]) -> list[str]:
+def measure(
+    engine: Engine, db: str, repeat: int, say: Callable[[str], None], *, live: bool = True
+) -> list[str]:
     lines = [
         "| models | query | frozen table (s) | release, default (s) | live join, private (s) "
         "| guarded live view (s) | release / table | guarded live / table |",
@@ -85,17 +88,22 @@ def measure(engine: Engine, db: str, repeat: int, say: Callable[[str], None]) ->
         say(f"publishing: {label}")
         view = api.run(spec_for(db, models, "view", "adult_v"), engine=engine)
         table = api.run(spec_for(db, models, "table", "adult_t"), engine=engine)
-        live = api.run(spec_for(db, models, "live", "adult_l"), engine=engine)
-        names: OutputNames = live.names
+        names: OutputNames | None = None
+        if live:
+            names = api.run(spec_for(db, models, "live", "adult_l"), engine=engine).names
         for query, sql in QUERIES.items():
             say(f"  {query}")
             t_table = timed(engine, sql.format(r=_q(table.names.main)), repeat)
             t_view = timed(engine, sql.format(r=_q(view.names.main)), repeat)
+            row = f"| {label} | {query} | {t_table:.3f} | {t_view:.3f} | "
+            if names is None:
+                lines.append(f"{row}- | - | {t_view / t_table:.2f} | - |")
+                continue
             t_released = timed(engine, sql.format(r=_q(names.companion("released"))), repeat)
             t_guarded = timed(engine, sql.format(r=_q(names.main)), repeat)
             lines.append(
-                f"| {label} | {query} | {t_table:.3f} | {t_view:.3f} | {t_released:.3f} "
-                f"| {t_guarded:.3f} | {t_view / t_table:.2f} | {t_guarded / t_table:.2f} |"
+                f"{row}{t_released:.3f} | {t_guarded:.3f} | {t_view / t_table:.2f} "
+                f"| {t_guarded / t_table:.2f} |"
             )
     return lines
 
@@ -109,13 +117,23 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--engine", default="duckdb", choices=["duckdb", "postgres"])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--no-live", action="store_true", help="only the default release and the frozen table"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, database(args.engine, Path(tmp)) as (engine, db):
         make_synthetic(engine, args.rows)
-        lines = measure(engine, db, args.repeat, lambda m: print(m, file=sys.stderr, flush=True))
+        lines = measure(
+            engine,
+            db,
+            args.repeat,
+            lambda m: print(m, file=sys.stderr, flush=True),
+            live=not args.no_live,
+        )
     print(
         f"{args.engine}, {args.rows:,} rows: `python bench/guard_cost.py --rows {args.rows}"
-        f"{' --engine postgres' if args.engine == 'postgres' else ''}`\n"
+        f"{' --engine postgres' if args.engine == 'postgres' else ''}"
+        f"{' --no-live' if args.no_live else ''}`\n"
     )
     print("\n".join(lines))
 

@@ -131,10 +131,15 @@ def tamper_history(
     engine: Engine, release: TableName, private: str, values: dict[str, str]
 ) -> None:
     """Insert one row of published ``values`` (labels) into a versioned release's private
-    history, its coded columns' labels added to the dictionary, and publish the release's view
-    again so that its list of labels has them: a broken release, made behind anonsql's back."""
+    history: a broken release, made behind anonsql's back. In a history of codes the labels
+    join the dictionary and the release's view is published again to list them."""
     rows = TableName(f"{release.name}__version_rows", private)
     labels = TableName(f"{release.name}__labels", private)
+    if engine.relation_kind(labels) is None:  # a history of text: the view shows the row
+        names = ", ".join(ident(c) for c in values)
+        listed = ", ".join(literal(v) for v in values.values())
+        engine.execute(f"INSERT INTO {rows.sql()} ({names}) VALUES ({listed})")
+        return
     dictionary = engine.query_arrow("select_all", relation=labels).to_pandas()
     coded = set(dictionary["__anonsql_column"])
     selected = []

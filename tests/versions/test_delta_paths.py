@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from helpers import load_people, people_spec
+from history_columns import history_columns  # noqa: F401  (autouse: text and codes)
 
 from anonsql import api
 from anonsql.engines import Engine

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 from helpers import history_frame, load_people, people_spec
+from history_columns import history_columns  # noqa: F401  (autouse: text and codes)
 
 from anonsql import api
 from anonsql.engines import Engine

@@ -2,7 +2,7 @@
 dictionary), and the views decode them (``versions/_decoded.sql``). Checked independently:
 the history decoded in pandas from the dictionary is the published release; the dictionary
 holds exactly the labels published, never a suppressed partition's; a column with too many
-labels, or a history written before the dictionary, stays text and is published on."""
+labels, or a history written without the dictionary, stays text and is published on."""
 
 from __future__ import annotations
 
@@ -22,6 +22,13 @@ RELEASE = TableName("people", "anon")
 ROWS = TableName("people__version_rows", "anon_private")
 LABELS = TableName("people__labels", "anon_private")
 QIDS = ["age", "city", "income"]
+
+
+@pytest.fixture(autouse=True)
+def history_columns(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Codes, as a source of ``CODED_FROM_ROWS`` rows would have them (tests/versions/conftest)."""
+    monkeypatch.setattr(layout, "CODED_FROM_ROWS", 0)
+    return "codes"
 
 
 def frame(engine: Engine, relation: TableName) -> pd.DataFrame:
@@ -130,9 +137,24 @@ def test_a_text_history_is_published_on(
     assert_history_is_the_release(engine)
     changed(engine)
     monkeypatch.setattr(layout, "MAX_CODED_LABELS", 10_000)
+    monkeypatch.setattr(layout, "CODED_FROM_ROWS", 0)
     second = api.run(spec, engine=engine)
     assert second.certificate["version"] == 2 and second.check.holds
     # the columns stay as the history was created, whatever the limit now
     assert column_types(engine, ROWS) == types
     assert_history_is_the_release(engine)
     assert api.check_output(engine, "anon.people").holds
+
+
+def test_a_small_source_keeps_text(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below ``CODED_FROM_ROWS`` rows the history holds text and no dictionary is kept."""
+    load_people(engine)
+    monkeypatch.setattr(layout, "CODED_FROM_ROWS", 401)
+    assert api.run(people_spec(tmp_path), engine=engine).check.holds
+    assert not any(column_types(engine, ROWS)[q] for q in QIDS)
+    assert engine.relation_kind(LABELS) is None
+    monkeypatch.setattr(layout, "CODED_FROM_ROWS", 400)
+    assert api.run(people_spec(tmp_path), engine=engine, replace=True).check.holds
+    assert all(column_types(engine, ROWS)[q] for q in QIDS)

@@ -10,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from helpers import load_people, people_spec, snapshot
+from history_columns import history_columns  # noqa: F401  (autouse: text and codes)
 
 from anonsql import api
 from anonsql.cli import main

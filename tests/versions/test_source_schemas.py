@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import load_people, people_spec
+from history_columns import history_columns  # noqa: F401  (autouse: text and codes)
 
 from anonsql import api
 from anonsql.engines import Engine

@@ -152,78 +152,22 @@ CREATE TABLE "anon_private"."people__hierarchy_nodes" AS SELECT * FROM "anonsql_
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_rows', 'people__held', 'people__left_rows', 'people__versions', 'people__version_groups', 'people__labels', 'people__history'));
-CREATE TABLE "anon_private"."people__labels" (
-  __anonsql_column VARCHAR, __anonsql_code INTEGER, __anonsql_label VARCHAR
-);
-DESCRIBE "anonsql_work_RUN"."generalized";
-INSERT INTO "anon_private"."people__labels" (__anonsql_column, __anonsql_code, __anonsql_label)
-SELECT 'age', CAST(n.last + ROW_NUMBER() OVER (ORDER BY x.label) AS INTEGER), x.label
-FROM (
-  SELECT DISTINCT p."g0" AS label FROM "anonsql_work_RUN"."generalized" AS p
-  WHERE NOT p.suppressed AND p."g0" IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM "anon_private"."people__labels" AS l
-    WHERE l.__anonsql_column = 'age' AND l.__anonsql_label = p."g0"
-  )
-) AS x
-CROSS JOIN (
-  SELECT COALESCE(MAX(l.__anonsql_code), 0) AS last FROM "anon_private"."people__labels" AS l
-  WHERE l.__anonsql_column = 'age'
-) AS n
-UNION ALL
-SELECT 'city', CAST(n.last + ROW_NUMBER() OVER (ORDER BY x.label) AS INTEGER), x.label
-FROM (
-  SELECT DISTINCT p."g1" AS label FROM "anonsql_work_RUN"."generalized" AS p
-  WHERE NOT p.suppressed AND p."g1" IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM "anon_private"."people__labels" AS l
-    WHERE l.__anonsql_column = 'city' AND l.__anonsql_label = p."g1"
-  )
-) AS x
-CROSS JOIN (
-  SELECT COALESCE(MAX(l.__anonsql_code), 0) AS last FROM "anon_private"."people__labels" AS l
-  WHERE l.__anonsql_column = 'city'
-) AS n
-UNION ALL
-SELECT 'income', CAST(n.last + ROW_NUMBER() OVER (ORDER BY x.label) AS INTEGER), x.label
-FROM (
-  SELECT DISTINCT p."g2" AS label FROM "anonsql_work_RUN"."generalized" AS p
-  WHERE NOT p.suppressed AND p."g2" IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM "anon_private"."people__labels" AS l
-    WHERE l.__anonsql_column = 'income' AND l.__anonsql_label = p."g2"
-  )
-) AS x
-CROSS JOIN (
-  SELECT COALESCE(MAX(l.__anonsql_code), 0) AS last FROM "anon_private"."people__labels" AS l
-  WHERE l.__anonsql_column = 'income'
-) AS n;
-SELECT l.__anonsql_column, COUNT(*) FROM "anon_private"."people__labels" AS l GROUP BY l.__anonsql_column;
 CREATE TABLE "anon_private"."people__recoding" AS
 WITH coded AS MATERIALIZED (
-  SELECT r.*, g."g0", g."code0", g."g1", g."code1", g."g2", g."code2", g.suppressed
+  SELECT r.*, g."g0", g."g1", g."g2", g.suppressed
   FROM (
     SELECT DISTINCT "q0", "q1", "q2", pid
     FROM "anonsql_work_RUN"."rows"
   ) AS r
-  JOIN (
-    SELECT p.*, "c0".__anonsql_code AS "code0", "c1".__anonsql_code AS "code1", "c2".__anonsql_code AS "code2"
-    FROM "anonsql_work_RUN"."generalized" AS p
-    LEFT JOIN "anon_private"."people__labels" AS "c0"
-      ON "c0".__anonsql_column = 'age' AND "c0".__anonsql_label = p."g0"
-    LEFT JOIN "anon_private"."people__labels" AS "c1"
-      ON "c1".__anonsql_column = 'city' AND "c1".__anonsql_label = p."g1"
-    LEFT JOIN "anon_private"."people__labels" AS "c2"
-      ON "c2".__anonsql_column = 'income' AND "c2".__anonsql_label = p."g2"
-  ) AS g ON g.pid = r.pid
+  JOIN "anonsql_work_RUN"."generalized" AS g ON g.pid = r.pid
 )
 SELECT
   r."q0" AS "age",
   r."g0" AS "age__generalized",
-  r."code0" AS "age__anonsql_code",
   "l1".value AS "city",
   r."g1" AS "city__generalized",
-  r."code1" AS "city__anonsql_code",
   r."q2" AS "income",
   r."g2" AS "income__generalized",
-  r."code2" AS "income__anonsql_code",
   r.suppressed AS "__anonsql_suppressed",
   r.pid AS "__anonsql_pid"
 FROM coded AS r
@@ -243,9 +187,9 @@ FROM (SELECT
   b."__anonsql_row_hash", b."__anonsql_row_ord",
   CAST(m."__anonsql_pid" AS BIGINT) + 0 AS __anonsql_class_id,
   m."__anonsql_suppressed" AS __anonsql_suppressed,
-  m."age__anonsql_code" AS "age",
-  m."city__anonsql_code" AS "city",
-  m."income__anonsql_code" AS "income",
+  m."age__generalized" AS "age",
+  m."city__generalized" AS "city",
+  m."income__generalized" AS "income",
   b."disease" AS "disease",
   b."note" AS "note"
 FROM "temp"."anonsql_work_RUN__v_batch" AS b
@@ -271,8 +215,6 @@ WHERE 1 = 0;
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__labels'));
-SELECT l.__anonsql_column, l.__anonsql_code, l.__anonsql_label FROM "anon_private"."people__labels" AS l
-ORDER BY l.__anonsql_column, l.__anonsql_code;
 DESCRIBE "anon_private"."people__version_rows";
 CREATE TEMP VIEW "temp"."anonsql_work_RUN__v_people__version_rows" AS
 SELECT
@@ -280,9 +222,9 @@ SELECT
   r."__anonsql_row_ord" AS "__anonsql_row_ord",
   r."__anonsql_class_id" AS "__anonsql_class_id",
   r."__anonsql_since" AS "__anonsql_since",
-  (['[18, 26]', '[18, 30]', '[18, 32]', '[18, 41]', '[18, 48]', '[19, 29]', '[19, 30]', '[19, 33]', '[19, 42]', '[20, 37]', '[20, 39]', '[21, 40]', '[21, 51]', '[22, 38]', '[22, 51]', '[22, 53]', '[23, 31]', '[23, 42]', '[23, 50]', '[24, 53]', '[26, 45]', '[27, 51]', '[28, 51]', '[32, 53]', '[33, 52]', '[36, 50]', '[36, 51]', '[37, 50]', '[39, 49]', '[41, 53]', '[42, 53]', '[54, 67]', '[54, 68]', '[54, 69]', '[55, 59]', '[55, 66]', '[55, 67]', '[55, 88]', '[56, 65]', '[56, 69]', '[56, 73]', '[57, 61]', '[57, 90]', '[58, 69]', '[59, 69]', '[60, 78]', '[60, 88]', '[61, 71]', '[63, 69]', '[68, 75]', '[70, 89]', '[71, 74]', '[71, 88]', '[71, 90]', '[72, 89]', '[75, 89]', '[75, 90]', '[78, 87]', '[78, 88]', '[78, 90]', '[81, 90]'])[r."age"] AS "age",
-  (['Austin', 'Boston', 'FR', 'IT', 'Lyon', 'Milan', 'NA', 'Nice', 'Paris', 'Rome', 'Toronto', 'US'])[r."city"] AS "city",
-  (['[10000, 105000]', '[10000, 37000]', '[100000, 133000]', '[100000, 158000]', '[101000, 154000]', '[107000, 162000]', '[108000, 137000]', '[108000, 159000]', '[108000, 171000]', '[108000, 184000]', '[109000, 141000]', '[11000, 43000]', '[113000, 139000]', '[114000, 182000]', '[115000, 153000]', '[115000, 194000]', '[119000, 197000]', '[12000, 71000]', '[122000, 146000]', '[122000, 198000]', '[13000, 58000]', '[13000, 85000]', '[13000, 94000]', '[135000, 189000]', '[135000, 192000]', '[136000, 179000]', '[14000, 82000]', '[143000, 200000]', '[146000, 197000]', '[15000, 63000]', '[15000, 91000]', '[155000, 198000]', '[155000, 199000]', '[156000, 195000]', '[159000, 198000]', '[163000, 196000]', '[163000, 199000]', '[168000, 197000]', '[169000, 199000]', '[18000, 48000]', '[182000, 198000]', '[19000, 79000]', '[20000, 65000]', '[21000, 90000]', '[22000, 98000]', '[27000, 63000]', '[29000, 72000]', '[30000, 104000]', '[30000, 93000]', '[32000, 98000]', '[37000, 92000]', '[43000, 76000]', '[56000, 98000]', '[58000, 97000]', '[63000, 98000]', '[64000, 93000]', '[66000, 88000]', '[71000, 101000]', '[71000, 92000]', '[87000, 102000]', '[93000, 111000]', '[97000, 149000]'])[r."income"] AS "income",
+  r."age" AS "age",
+  r."city" AS "city",
+  r."income" AS "income",
   r."disease" AS "disease",
   r."note" AS "note"
 FROM "anon_private"."people__version_rows" AS r;
@@ -293,18 +235,18 @@ SELECT
   r."__anonsql_row_ord" AS "__anonsql_row_ord",
   r."__anonsql_class_id" AS "__anonsql_class_id",
   r."__anonsql_since" AS "__anonsql_since",
-  (['[18, 26]', '[18, 30]', '[18, 32]', '[18, 41]', '[18, 48]', '[19, 29]', '[19, 30]', '[19, 33]', '[19, 42]', '[20, 37]', '[20, 39]', '[21, 40]', '[21, 51]', '[22, 38]', '[22, 51]', '[22, 53]', '[23, 31]', '[23, 42]', '[23, 50]', '[24, 53]', '[26, 45]', '[27, 51]', '[28, 51]', '[32, 53]', '[33, 52]', '[36, 50]', '[36, 51]', '[37, 50]', '[39, 49]', '[41, 53]', '[42, 53]', '[54, 67]', '[54, 68]', '[54, 69]', '[55, 59]', '[55, 66]', '[55, 67]', '[55, 88]', '[56, 65]', '[56, 69]', '[56, 73]', '[57, 61]', '[57, 90]', '[58, 69]', '[59, 69]', '[60, 78]', '[60, 88]', '[61, 71]', '[63, 69]', '[68, 75]', '[70, 89]', '[71, 74]', '[71, 88]', '[71, 90]', '[72, 89]', '[75, 89]', '[75, 90]', '[78, 87]', '[78, 88]', '[78, 90]', '[81, 90]'])[r."age"] AS "age",
-  (['Austin', 'Boston', 'FR', 'IT', 'Lyon', 'Milan', 'NA', 'Nice', 'Paris', 'Rome', 'Toronto', 'US'])[r."city"] AS "city",
-  (['[10000, 105000]', '[10000, 37000]', '[100000, 133000]', '[100000, 158000]', '[101000, 154000]', '[107000, 162000]', '[108000, 137000]', '[108000, 159000]', '[108000, 171000]', '[108000, 184000]', '[109000, 141000]', '[11000, 43000]', '[113000, 139000]', '[114000, 182000]', '[115000, 153000]', '[115000, 194000]', '[119000, 197000]', '[12000, 71000]', '[122000, 146000]', '[122000, 198000]', '[13000, 58000]', '[13000, 85000]', '[13000, 94000]', '[135000, 189000]', '[135000, 192000]', '[136000, 179000]', '[14000, 82000]', '[143000, 200000]', '[146000, 197000]', '[15000, 63000]', '[15000, 91000]', '[155000, 198000]', '[155000, 199000]', '[156000, 195000]', '[159000, 198000]', '[163000, 196000]', '[163000, 199000]', '[168000, 197000]', '[169000, 199000]', '[18000, 48000]', '[182000, 198000]', '[19000, 79000]', '[20000, 65000]', '[21000, 90000]', '[22000, 98000]', '[27000, 63000]', '[29000, 72000]', '[30000, 104000]', '[30000, 93000]', '[32000, 98000]', '[37000, 92000]', '[43000, 76000]', '[56000, 98000]', '[58000, 97000]', '[63000, 98000]', '[64000, 93000]', '[66000, 88000]', '[71000, 101000]', '[71000, 92000]', '[87000, 102000]', '[93000, 111000]', '[97000, 149000]'])[r."income"] AS "income",
+  r."age" AS "age",
+  r."city" AS "city",
+  r."income" AS "income",
   r."disease" AS "disease",
   r."note" AS "note",
   r."__anonsql_until" AS "__anonsql_until"
 FROM "anon_private"."people__left_rows" AS r;
 CREATE VIEW "anon_private"."people__released" AS
-SELECT (['[18, 26]', '[18, 30]', '[18, 32]', '[18, 41]', '[18, 48]', '[19, 29]', '[19, 30]', '[19, 33]', '[19, 42]', '[20, 37]', '[20, 39]', '[21, 40]', '[21, 51]', '[22, 38]', '[22, 51]', '[22, 53]', '[23, 31]', '[23, 42]', '[23, 50]', '[24, 53]', '[26, 45]', '[27, 51]', '[28, 51]', '[32, 53]', '[33, 52]', '[36, 50]', '[36, 51]', '[37, 50]', '[39, 49]', '[41, 53]', '[42, 53]', '[54, 67]', '[54, 68]', '[54, 69]', '[55, 59]', '[55, 66]', '[55, 67]', '[55, 88]', '[56, 65]', '[56, 69]', '[56, 73]', '[57, 61]', '[57, 90]', '[58, 69]', '[59, 69]', '[60, 78]', '[60, 88]', '[61, 71]', '[63, 69]', '[68, 75]', '[70, 89]', '[71, 74]', '[71, 88]', '[71, 90]', '[72, 89]', '[75, 89]', '[75, 90]', '[78, 87]', '[78, 88]', '[78, 90]', '[81, 90]'])[r."age"] AS "age", (['Austin', 'Boston', 'FR', 'IT', 'Lyon', 'Milan', 'NA', 'Nice', 'Paris', 'Rome', 'Toronto', 'US'])[r."city"] AS "city", (['[10000, 105000]', '[10000, 37000]', '[100000, 133000]', '[100000, 158000]', '[101000, 154000]', '[107000, 162000]', '[108000, 137000]', '[108000, 159000]', '[108000, 171000]', '[108000, 184000]', '[109000, 141000]', '[11000, 43000]', '[113000, 139000]', '[114000, 182000]', '[115000, 153000]', '[115000, 194000]', '[119000, 197000]', '[12000, 71000]', '[122000, 146000]', '[122000, 198000]', '[13000, 58000]', '[13000, 85000]', '[13000, 94000]', '[135000, 189000]', '[135000, 192000]', '[136000, 179000]', '[14000, 82000]', '[143000, 200000]', '[146000, 197000]', '[15000, 63000]', '[15000, 91000]', '[155000, 198000]', '[155000, 199000]', '[156000, 195000]', '[159000, 198000]', '[163000, 196000]', '[163000, 199000]', '[168000, 197000]', '[169000, 199000]', '[18000, 48000]', '[182000, 198000]', '[19000, 79000]', '[20000, 65000]', '[21000, 90000]', '[22000, 98000]', '[27000, 63000]', '[29000, 72000]', '[30000, 104000]', '[30000, 93000]', '[32000, 98000]', '[37000, 92000]', '[43000, 76000]', '[56000, 98000]', '[58000, 97000]', '[63000, 98000]', '[64000, 93000]', '[66000, 88000]', '[71000, 101000]', '[71000, 92000]', '[87000, 102000]', '[93000, 111000]', '[97000, 149000]'])[r."income"] AS "income", r."disease" AS "disease", r."note" AS "note"
+SELECT r."age" AS "age", r."city" AS "city", r."income" AS "income", r."disease" AS "disease", r."note" AS "note"
 FROM "anon_private"."people__version_rows" AS r;
 CREATE VIEW "anon"."people" AS
-SELECT (['[18, 26]', '[18, 30]', '[18, 32]', '[18, 41]', '[18, 48]', '[19, 29]', '[19, 30]', '[19, 33]', '[19, 42]', '[20, 37]', '[20, 39]', '[21, 40]', '[21, 51]', '[22, 38]', '[22, 51]', '[22, 53]', '[23, 31]', '[23, 42]', '[23, 50]', '[24, 53]', '[26, 45]', '[27, 51]', '[28, 51]', '[32, 53]', '[33, 52]', '[36, 50]', '[36, 51]', '[37, 50]', '[39, 49]', '[41, 53]', '[42, 53]', '[54, 67]', '[54, 68]', '[54, 69]', '[55, 59]', '[55, 66]', '[55, 67]', '[55, 88]', '[56, 65]', '[56, 69]', '[56, 73]', '[57, 61]', '[57, 90]', '[58, 69]', '[59, 69]', '[60, 78]', '[60, 88]', '[61, 71]', '[63, 69]', '[68, 75]', '[70, 89]', '[71, 74]', '[71, 88]', '[71, 90]', '[72, 89]', '[75, 89]', '[75, 90]', '[78, 87]', '[78, 88]', '[78, 90]', '[81, 90]'])[r."age"] AS "age", (['Austin', 'Boston', 'FR', 'IT', 'Lyon', 'Milan', 'NA', 'Nice', 'Paris', 'Rome', 'Toronto', 'US'])[r."city"] AS "city", (['[10000, 105000]', '[10000, 37000]', '[100000, 133000]', '[100000, 158000]', '[101000, 154000]', '[107000, 162000]', '[108000, 137000]', '[108000, 159000]', '[108000, 171000]', '[108000, 184000]', '[109000, 141000]', '[11000, 43000]', '[113000, 139000]', '[114000, 182000]', '[115000, 153000]', '[115000, 194000]', '[119000, 197000]', '[12000, 71000]', '[122000, 146000]', '[122000, 198000]', '[13000, 58000]', '[13000, 85000]', '[13000, 94000]', '[135000, 189000]', '[135000, 192000]', '[136000, 179000]', '[14000, 82000]', '[143000, 200000]', '[146000, 197000]', '[15000, 63000]', '[15000, 91000]', '[155000, 198000]', '[155000, 199000]', '[156000, 195000]', '[159000, 198000]', '[163000, 196000]', '[163000, 199000]', '[168000, 197000]', '[169000, 199000]', '[18000, 48000]', '[182000, 198000]', '[19000, 79000]', '[20000, 65000]', '[21000, 90000]', '[22000, 98000]', '[27000, 63000]', '[29000, 72000]', '[30000, 104000]', '[30000, 93000]', '[32000, 98000]', '[37000, 92000]', '[43000, 76000]', '[56000, 98000]', '[58000, 97000]', '[63000, 98000]', '[64000, 93000]', '[66000, 88000]', '[71000, 101000]', '[71000, 92000]', '[87000, 102000]', '[93000, 111000]', '[97000, 149000]'])[r."income"] AS "income", r."disease" AS "disease", r."note" AS "note"
+SELECT r."age" AS "age", r."city" AS "city", r."income" AS "income", r."disease" AS "disease", r."note" AS "note"
 FROM "anon_private"."people__version_rows" AS r;
 INSERT INTO "anon_private"."people__versions" VALUES (
 1, 'TIME', 400, 400, 0, 0, 0, '400:203227520498', 'SHA256', 'RUN');
@@ -314,10 +256,8 @@ WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_groups'
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__labels'));
-SELECT l.__anonsql_column, l.__anonsql_code, l.__anonsql_label FROM "anon_private"."people__labels" AS l
-ORDER BY l.__anonsql_column, l.__anonsql_code;
 CREATE TABLE "anon_private"."people__version_groups" AS
-SELECT (['[18, 26]', '[18, 30]', '[18, 32]', '[18, 41]', '[18, 48]', '[19, 29]', '[19, 30]', '[19, 33]', '[19, 42]', '[20, 37]', '[20, 39]', '[21, 40]', '[21, 51]', '[22, 38]', '[22, 51]', '[22, 53]', '[23, 31]', '[23, 42]', '[23, 50]', '[24, 53]', '[26, 45]', '[27, 51]', '[28, 51]', '[32, 53]', '[33, 52]', '[36, 50]', '[36, 51]', '[37, 50]', '[39, 49]', '[41, 53]', '[42, 53]', '[54, 67]', '[54, 68]', '[54, 69]', '[55, 59]', '[55, 66]', '[55, 67]', '[55, 88]', '[56, 65]', '[56, 69]', '[56, 73]', '[57, 61]', '[57, 90]', '[58, 69]', '[59, 69]', '[60, 78]', '[60, 88]', '[61, 71]', '[63, 69]', '[68, 75]', '[70, 89]', '[71, 74]', '[71, 88]', '[71, 90]', '[72, 89]', '[75, 89]', '[75, 90]', '[78, 87]', '[78, 88]', '[78, 90]', '[81, 90]'])[g."age"] AS "age", (['Austin', 'Boston', 'FR', 'IT', 'Lyon', 'Milan', 'NA', 'Nice', 'Paris', 'Rome', 'Toronto', 'US'])[g."city"] AS "city", (['[10000, 105000]', '[10000, 37000]', '[100000, 133000]', '[100000, 158000]', '[101000, 154000]', '[107000, 162000]', '[108000, 137000]', '[108000, 159000]', '[108000, 171000]', '[108000, 184000]', '[109000, 141000]', '[11000, 43000]', '[113000, 139000]', '[114000, 182000]', '[115000, 153000]', '[115000, 194000]', '[119000, 197000]', '[12000, 71000]', '[122000, 146000]', '[122000, 198000]', '[13000, 58000]', '[13000, 85000]', '[13000, 94000]', '[135000, 189000]', '[135000, 192000]', '[136000, 179000]', '[14000, 82000]', '[143000, 200000]', '[146000, 197000]', '[15000, 63000]', '[15000, 91000]', '[155000, 198000]', '[155000, 199000]', '[156000, 195000]', '[159000, 198000]', '[163000, 196000]', '[163000, 199000]', '[168000, 197000]', '[169000, 199000]', '[18000, 48000]', '[182000, 198000]', '[19000, 79000]', '[20000, 65000]', '[21000, 90000]', '[22000, 98000]', '[27000, 63000]', '[29000, 72000]', '[30000, 104000]', '[30000, 93000]', '[32000, 98000]', '[37000, 92000]', '[43000, 76000]', '[56000, 98000]', '[58000, 97000]', '[63000, 98000]', '[64000, 93000]', '[66000, 88000]', '[71000, 101000]', '[71000, 92000]', '[87000, 102000]', '[93000, 111000]', '[97000, 149000]'])[g."income"] AS "income", g."disease" AS "disease", g."note" AS "note", g."__anonsql_rows"
+SELECT g."age" AS "age", g."city" AS "city", g."income" AS "income", g."disease" AS "disease", g."note" AS "note", g."__anonsql_rows"
 FROM (
   SELECT r."age", r."city", r."income", r."disease", r."note", CAST(COUNT(*) AS BIGINT) AS "__anonsql_rows"
   FROM "anon_private"."people__version_rows" AS r
