@@ -77,14 +77,20 @@ SETUPS: dict[str, list[dict[str, Any]]] = {
 
 
 def measure(
-    engine: Engine, db: str, repeat: int, say: Callable[[str], None], *, live: bool = True
+    engine: Engine,
+    db: str,
+    repeat: int,
+    say: Callable[[str], None],
+    *,
+    live: bool = True,
+    setups: int = len(SETUPS),
 ) -> list[str]:
     lines = [
         "| models | query | frozen table (s) | release, default (s) | live join, private (s) "
         "| guarded live view (s) | release / table | guarded live / table |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for label, models in SETUPS.items():
+    for label, models in list(SETUPS.items())[:setups]:
         say(f"publishing: {label}")
         view = api.run(spec_for(db, models, "view", "adult_v"), engine=engine)
         table = api.run(spec_for(db, models, "table", "adult_t"), engine=engine)
@@ -120,6 +126,7 @@ def main() -> None:
     parser.add_argument(
         "--no-live", action="store_true", help="only the default release and the frozen table"
     )
+    parser.add_argument("--setups", type=int, default=len(SETUPS), help="the first N model sets")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, database(args.engine, Path(tmp)) as (engine, db):
         make_synthetic(engine, args.rows)
@@ -129,11 +136,13 @@ def main() -> None:
             args.repeat,
             lambda m: print(m, file=sys.stderr, flush=True),
             live=not args.no_live,
+            setups=args.setups,
         )
     print(
         f"{args.engine}, {args.rows:,} rows: `python bench/guard_cost.py --rows {args.rows}"
         f"{' --engine postgres' if args.engine == 'postgres' else ''}"
-        f"{' --no-live' if args.no_live else ''}`\n"
+        f"{' --no-live' if args.no_live else ''}"
+        f"{f' --setups {args.setups}' if args.setups != len(SETUPS) else ''}`\n"
     )
     print("\n".join(lines))
 

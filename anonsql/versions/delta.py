@@ -88,6 +88,8 @@ class Delta:
     checksum: str
     #: Why the history started again at this version (``--replace``, a changed spec), if so.
     replaced: str | None
+    #: Whether the kept history has a label dictionary (its columns may hold codes).
+    labels_kept: bool = False
 
     @property
     def work_schema(self) -> str:
@@ -179,7 +181,7 @@ def versioning(resolved: Resolved, engine: Engine, *, replace: bool) -> Iterator
     try:
         engine.create_work_schema(schema)
         previous = None if replace else previous_version(engine, names)
-        kinds = engine.relation_kinds([names.left, names.legacy_history])
+        kinds = engine.relation_kinds([names.left, names.legacy_history, names.labels])
         if previous is not None and kinds[names.legacy_history] and not kinds[names.left]:
             raise SpecError(
                 "output",
@@ -222,7 +224,11 @@ def versioning(resolved: Resolved, engine: Engine, *, replace: bool) -> Iterator
             engine.create_work_schema(schema)
             delta = _delta(resolved, engine, names, run_id, None)
             restarted = "restarted: the spec changed, the source did not"
-        delta = dataclasses.replace(delta, replaced=restarted)
+        delta = dataclasses.replace(
+            delta,
+            replaced=restarted,
+            labels_kept=delta.history_exists and kinds[names.labels] is not None,
+        )
         yield Versioning(_for_algorithm(delta, engine), delta, names, replace, run_id)
     finally:
         with contextlib.suppress(Exception):

@@ -135,12 +135,10 @@ class VersionedRecordLayout(RecordLayout):
         ws, vn = self.workspace, self.d.names
         e = ws.engine
         generalized = ws.work("generalized")
-        if self.d.history_exists:
-            if e.relation_kinds([vn.labels])[vn.labels] is None:
-                return frozenset()
-            coded = {str(c) for c, _ in e.query("versions/labels_counts", labels=vn.labels)}
-        elif self.resolved.rows < CODED_FROM_ROWS:
+        if not self._has_dictionary():
             return frozenset()
+        if self.d.history_exists:
+            coded = {str(c) for c, _ in e.query("versions/labels_counts", labels=vn.labels)}
         else:
             e.run("versions/labels_create", target=vn.labels)
             types = {c.name: c.type_class for c in e.columns(generalized) or []}
@@ -155,10 +153,17 @@ class VersionedRecordLayout(RecordLayout):
                 e.run("versions/labels_keep", labels=vn.labels, kept=sorted(coded))
         return frozenset(coded)
 
+    def _has_dictionary(self) -> bool:
+        """Whether the history has a label dictionary: kept beside it, or made for a new
+        history of at least :data:`CODED_FROM_ROWS` rows (which may code no column)."""
+        if self.d.history_exists:
+            return self.d.labels_kept
+        return self.resolved.rows >= CODED_FROM_ROWS
+
     def _decode(self) -> dict[str, list[str]]:
         """Each coded column's labels, code 1 first: the constant list a view indexes."""
         e, labels = self.workspace.engine, self.d.names.labels
-        if e.relation_kinds([labels])[labels] is None:
+        if not self._has_dictionary():
             return {}
         decode: dict[str, list[str]] = {}
         for column, code, label in e.query("versions/labels_read", labels=labels):
@@ -174,15 +179,18 @@ class VersionedRecordLayout(RecordLayout):
         return decode
 
     def decoded(self, table: TableName) -> TableName:
-        """The run's view of the history's ``table`` with its coded columns decoded
-        (versions/decoded_view, made by :meth:`create`): what the statements that compare
-        the history with the published release read."""
-        return self.workspace.engine.scratch_view(TableName(f"v_{table.name}", self.d.work_schema))[
-            0
-        ]
+        """The history's ``table`` as the statements that compare a kept history with the
+        published release read it: the table itself, or, when its columns may hold codes, the
+        run's view of it with them decoded (versions/decoded_view, made by :meth:`create`)."""
+        if not (self.d.history_exists and self.d.labels_kept):
+            return table
+        work = TableName(f"v_{table.name}", self.d.work_schema)
+        return self.workspace.engine.scratch_view(work)[0]
 
     def _create_decoded(self, decode: dict[str, list[str]]) -> None:
         e, vn = self.workspace.engine, self.d.names
+        if not (self.d.history_exists and self.d.labels_kept):
+            return  # a new history is checked whole, a history of text read as it is
         for table in (vn.rows, vn.left):
             view, scratch = e.scratch_view(TableName(f"v_{table.name}", self.d.work_schema))
             e.run(

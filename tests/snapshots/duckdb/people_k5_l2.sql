@@ -63,7 +63,7 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__versions'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__left_rows', 'people__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__left_rows', 'people__history', 'people__labels'));
 CREATE TABLE "anonsql_work_RUN"."v_repeated" AS
 SELECT r.h FROM (SELECT HASH(s."name", s."age", s."city", s."income", s."disease", s."note") AS h FROM "main"."people" AS s) AS r
 GROUP BY r.h HAVING COUNT(*) > 1;
@@ -212,36 +212,6 @@ CREATE TABLE "anon_private"."people__held" AS
 SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
 FROM "temp"."anonsql_work_RUN__v_batch" AS b
 WHERE 1 = 0;
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__labels'));
-DESCRIBE "anon_private"."people__version_rows";
-CREATE TEMP VIEW "temp"."anonsql_work_RUN__v_people__version_rows" AS
-SELECT
-  r."__anonsql_row_hash" AS "__anonsql_row_hash",
-  r."__anonsql_row_ord" AS "__anonsql_row_ord",
-  r."__anonsql_class_id" AS "__anonsql_class_id",
-  r."__anonsql_since" AS "__anonsql_since",
-  r."age" AS "age",
-  r."city" AS "city",
-  r."income" AS "income",
-  r."disease" AS "disease",
-  r."note" AS "note"
-FROM "anon_private"."people__version_rows" AS r;
-DESCRIBE "anon_private"."people__left_rows";
-CREATE TEMP VIEW "temp"."anonsql_work_RUN__v_people__left_rows" AS
-SELECT
-  r."__anonsql_row_hash" AS "__anonsql_row_hash",
-  r."__anonsql_row_ord" AS "__anonsql_row_ord",
-  r."__anonsql_class_id" AS "__anonsql_class_id",
-  r."__anonsql_since" AS "__anonsql_since",
-  r."age" AS "age",
-  r."city" AS "city",
-  r."income" AS "income",
-  r."disease" AS "disease",
-  r."note" AS "note",
-  r."__anonsql_until" AS "__anonsql_until"
-FROM "anon_private"."people__left_rows" AS r;
 CREATE VIEW "anon_private"."people__released" AS
 SELECT r."age" AS "age", r."city" AS "city", r."income" AS "income", r."disease" AS "disease", r."note" AS "note"
 FROM "anon_private"."people__version_rows" AS r;
@@ -253,9 +223,6 @@ INSERT INTO "anon_private"."people__versions" VALUES (
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('people__version_groups'));
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__labels'));
 CREATE TABLE "anon_private"."people__version_groups" AS
 SELECT g."age" AS "age", g."city" AS "city", g."income" AS "income", g."disease" AS "disease", g."note" AS "note", g."__anonsql_rows"
 FROM (
@@ -888,6 +855,4 @@ WHERE individuals < 5;
 CREATE TABLE "anon"."people__certificate" AS SELECT * FROM "__anonsql_arrow_N";
 COMMIT;
 DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_batch";
-DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_people__left_rows";
-DROP VIEW IF EXISTS "temp"."anonsql_work_RUN__v_people__version_rows";
 DETACH DATABASE IF EXISTS "anonsql_work_RUN";

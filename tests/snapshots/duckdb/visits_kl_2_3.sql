@@ -20,7 +20,7 @@ FROM information_schema.tables
 WHERE (table_schema = 'anon_private' AND table_name IN ('visits__versions'));
 SELECT table_schema, table_name, table_type
 FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('visits__left_rows', 'visits__history'));
+WHERE (table_schema = 'anon_private' AND table_name IN ('visits__left_rows', 'visits__history', 'visits__labels'));
 CREATE TABLE "anonsql_work_RUN"."leaves0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."nodes0" AS SELECT * FROM "__anonsql_arrow_N";
 CREATE TABLE "anonsql_work_RUN"."leaves1" AS SELECT * FROM "__anonsql_arrow_N";

@@ -101,7 +101,7 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private'
-    AND table_name IN ('people__left_rows', 'people__history')
+    AND table_name IN ('people__left_rows', 'people__history', 'people__labels')
   );
 
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_batch" AS
@@ -591,61 +591,6 @@ WHERE
 
 ANALYZE "anon_private"."people__version_rows";
 
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anon_private' AND table_name IN ('people__labels')
-  );
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'people__version_rows'
-ORDER BY
-  ordinal_position;
-
-CREATE VIEW "anonsql_work_RUN"."v_people__version_rows" AS
-SELECT
-  r."__anonsql_row_hash" AS "__anonsql_row_hash",
-  r."__anonsql_row_ord" AS "__anonsql_row_ord",
-  r."__anonsql_class_id" AS "__anonsql_class_id",
-  r."__anonsql_since" AS "__anonsql_since",
-  r."age" AS "age",
-  r."city" AS "city",
-  r."income" AS "income",
-  r."disease" AS "disease",
-  r."note" AS "note"
-FROM "anon_private"."people__version_rows" AS r;
-
-SELECT
-  column_name,
-  data_type
-FROM information_schema.columns
-WHERE
-  table_schema = 'anon_private' AND table_name = 'people__left_rows'
-ORDER BY
-  ordinal_position;
-
-CREATE VIEW "anonsql_work_RUN"."v_people__left_rows" AS
-SELECT
-  r."__anonsql_row_hash" AS "__anonsql_row_hash",
-  r."__anonsql_row_ord" AS "__anonsql_row_ord",
-  r."__anonsql_class_id" AS "__anonsql_class_id",
-  r."__anonsql_since" AS "__anonsql_since",
-  r."age" AS "age",
-  r."city" AS "city",
-  r."income" AS "income",
-  r."disease" AS "disease",
-  r."note" AS "note",
-  r."__anonsql_until" AS "__anonsql_until"
-FROM "anon_private"."people__left_rows" AS r;
-
 CREATE VIEW "anon_private"."people__released" AS
 SELECT
   r."age" AS "age",
@@ -676,16 +621,6 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private' AND table_name IN ('people__version_groups')
-  );
-
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anon_private' AND table_name IN ('people__labels')
   );
 
 CREATE TABLE "anon_private"."people__version_groups" AS

@@ -52,7 +52,7 @@ FROM information_schema.tables
 WHERE
   (
     table_schema = 'anon_private'
-    AND table_name IN ('visits__left_rows', 'visits__history')
+    AND table_name IN ('visits__left_rows', 'visits__history', 'visits__labels')
   );
 
 SELECT
