@@ -182,17 +182,19 @@ class VersionedRecordLayout(RecordLayout):
         """The history's ``table`` as the statements that compare a kept history with the
         published release read it: the table itself, or, when its columns may hold codes, the
         run's view of it with them decoded (versions/decoded_view, made by :meth:`create`)."""
-        if not (self.d.history_exists and self.d.labels_kept):
-            return table
+        return self._decoded_view(table)[0] if self.d.labels_kept else table
+
+    def _decoded_view(self, table: TableName) -> tuple[TableName, str]:
+        """Where the run's decoding view of ``table`` goes, and its CREATE's prefix."""
         work = TableName(f"v_{table.name}", self.d.work_schema)
-        return self.workspace.engine.scratch_view(work)[0]
+        return self.workspace.engine.scratch_view(work)
 
     def _create_decoded(self, decode: dict[str, list[str]]) -> None:
         e, vn = self.workspace.engine, self.d.names
-        if not (self.d.history_exists and self.d.labels_kept):
+        if not self.d.labels_kept:
             return  # a new history is checked whole, a history of text read as it is
         for table in (vn.rows, vn.left):
-            view, scratch = e.scratch_view(TableName(f"v_{table.name}", self.d.work_schema))
+            view, scratch = self._decoded_view(table)
             e.run(
                 "versions/decoded_view",
                 target=view,

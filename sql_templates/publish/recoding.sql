@@ -10,7 +10,6 @@
    A versioned release (anonsql.versions.layout) also takes each coded column's code
    (``{column}__anonsql_code``) from its label dictionary (``labels``, for the columns
    ``coded``); a suppressed partition's labels have none. #}
-{% set coded = coded | default([]) %}
 CREATE {{ working_table }}TABLE {{ target | qname }} AS
 WITH coded AS MATERIALIZED (
   SELECT r.*, {% for d in dims %}g.{{ ('g' ~ d.index) | ident }}, {% if d.column in coded %}g.{{ ('code' ~ d.index) | ident }}, {% endif %}{% endfor %}g.suppressed
