@@ -15,6 +15,7 @@ from helpers import history_frame, load_people, people_spec
 
 from anonsql import api
 from anonsql.engines import DuckDBEngine, Engine
+from anonsql.errors import AnonsqlError
 from anonsql.sql import TableName
 from anonsql.versions import layout
 
@@ -158,3 +159,25 @@ def test_a_small_source_keeps_text(
     monkeypatch.setattr(layout, "CODED_FROM_ROWS", 400)
     assert api.run(people_spec(tmp_path), engine=engine, replace=True).check.holds
     assert all(column_types(engine, ROWS)[q] for q in QIDS)
+
+
+def test_a_dictionary_missing_a_code_is_refused(engine: Engine, tmp_path: Path) -> None:
+    """A label deleted from the dictionary behind anonsql's back would shift every later label
+    onto another code: the next version refuses, naming the column and --replace, and the
+    release analysts read is left as it was."""
+    load_people(engine)
+    spec = people_spec(tmp_path)
+    assert api.run(spec, engine=engine).check.holds
+    before = frame(engine, RELEASE)
+    engine.execute(
+        "DELETE FROM anon_private.people__labels "
+        "WHERE __anonsql_column = 'city' AND __anonsql_code = 1"
+    )
+    changed(engine)
+    with pytest.raises(AnonsqlError) as refused:
+        api.run(spec, engine=engine)
+    message = str(refused.value)
+    assert "'city'" in message and "--replace" in message
+    assert not any(label in message for label in set(before["city"]))
+    after = frame(engine, RELEASE)
+    assert rows_of(after, list(before.columns)) == rows_of(before, list(before.columns))
