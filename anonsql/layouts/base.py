@@ -256,6 +256,13 @@ class Layout(ABC, Generic[F]):
             names, self.qids, self.workspace.models, person, relations=relations
         )
 
+    def check_grouping(
+        self, names: OutputNames, kind: str, grouping: Grouping | None
+    ) -> Grouping | None:
+        """The grouping that serves the gate's weighted checks (:func:`run_checks`): the
+        publish step's (:meth:`grouped`), here."""
+        return grouping
+
     def grouped(self, names: OutputNames, kind: str, columns: Sequence[str]) -> Grouping:
         """The rows of :meth:`unguarded` grouped by ``columns`` (the quasi-identifiers first)
         with ``__anonsql_rows`` rows per group (``publish/refined``), in a working table of the

@@ -297,6 +297,21 @@ def _delta(
     pending = applied_rows = 0
     if history is not None:
         pending = engine.count_rows(deleted)
+        renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
+
+        def refusals(relation: TableName) -> list[str]:
+            return [
+                m.prepared(engine, relation, ["__anonsql_class_id"]).violations_sql(
+                    renderer, relation, ["__anonsql_class_id"]
+                )
+                for m in resolved.models
+            ]
+
+        # the classes whose deletions, as one class, satisfy the models: at k = 10 a class's
+        # few pending deletions mostly do not, and only these classes' remaining rows are read
+        # (every class with a deletion: 0.29-0.37 s at 1e7 rows)
+        ready = table("ready")
+        engine.run("versions/applied", target=ready, deleted=deleted, refusals=refusals(deleted))
         remaining = table("remaining")
         read = sorted({c for m in resolved.models if (c := m.sensitive_column) is not None})
         engine.run(
@@ -304,19 +319,12 @@ def _delta(
             target=remaining,
             rows=history,
             deleted=deleted,
+            classes=ready,
             columns=read,
             **keys,
         )
         applied = table("applied")
-        renderer = SqlRenderer(TEMPLATE_DIALECT, engine.sql.defaults)
-        refusals = [
-            ready.violations_sql(renderer, relation, ["__anonsql_class_id"])
-            for relation in (deleted, remaining)
-            for ready in (
-                m.prepared(engine, relation, ["__anonsql_class_id"]) for m in resolved.models
-            )
-        ]
-        engine.run("versions/applied", target=applied, deleted=deleted, refusals=refusals)
+        engine.run("versions/applied", target=applied, deleted=ready, refusals=refusals(remaining))
         applied_rows = int(
             engine.query("versions/applied_rows", deleted=deleted, applied=applied)[0][0]
         )
@@ -369,9 +377,11 @@ def _changed_by_key(
     batch: TableName,
     deleted: TableName,
 ) -> bool:
-    """The batch and the pending deletions found by row hash alone (``versions/new_rows``,
-    ``versions/gone_rows``): two anti-joins, where the exact path first copies the whole source
-    with each row's key and ordinal among identical rows.
+    """The batch and the pending deletions found by row hash alone: one pass over the source
+    (``versions/changes``, a FULL JOIN of its rows' hashes with the published rows'), split into
+    the batch (``versions/new_rows``) and the deletions (``versions/gone_rows``), where the
+    exact path first copies the whole source with each row's key and ordinal among identical
+    rows.
 
     They are exact when every hash found on both sides has as many source rows as published
     rows; then the rows and key sums (``source``'s, :func:`_key_sums`) of the source less the
@@ -382,22 +392,18 @@ def _changed_by_key(
     a disclosure."""
     columns = [c.name for c in resolved.catalog]
     keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
+    changes = TableName("v_changes", batch.schema)
     engine.run(
-        "versions/new_rows",
-        target=batch,
+        "versions/changes",
+        target=changes,
         source=resolved.source,
         rows=history,
         columns=columns,
         **keys,
     )
-    engine.run(
-        "versions/gone_rows",
-        target=deleted,
-        rows=history,
-        source=resolved.source,
-        columns=columns,
-        **keys,
-    )
+    engine.run("versions/new_rows", target=batch, changes=changes, columns=columns, **keys)
+    engine.run("versions/gone_rows", target=deleted, rows=history, changes=changes, **keys)
+    engine.drop(changes)
     published = _key_sums(engine, history)
     new, gone = _key_sums(engine, batch), _key_sums(engine, deleted)
     if all(s - n == p - g for s, n, p, g in zip(source, new, published, gone, strict=True)):

@@ -300,6 +300,29 @@ class VersionedRecordLayout(RecordLayout):
             return None
         return self.workspace.engine.scratch_view(TableName("v_touched", self.d.work_schema))
 
+    def check_grouping(
+        self, names: OutputNames, kind: str, grouping: Grouping | None
+    ) -> Grouping | None:
+        """A later version's gate reads the kept grouping's groups of the classes it changes
+        (``versions/touched_groups``) for the weighted models, in place of those classes' rows
+        (``versions/touched``)."""
+        touched = self._touched()
+        if touched is None or grouping is None:
+            return grouping
+        e, d = self.workspace.engine, self.d
+        target, working_table = e.transaction_work(TableName("v_touched_groups", d.work_schema))
+        e.run(
+            "versions/touched_groups",
+            target=target,
+            groups=grouping.relation,
+            rows=self.decoded(d.names.rows),
+            left=self.decoded(d.names.left),
+            qids=self.qids,
+            version=d.version,
+            working_table=working_table,
+        )
+        return Grouping(target, touched[0], grouping.columns, grouping.weight)
+
     def checked_relation(self, names: OutputNames, kind: str) -> TableName:
         """A later version's gate reads the classes it changes (``versions/touched``): the
         models are decided per class (``versionable_model``), the previous version verified

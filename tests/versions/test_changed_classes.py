@@ -65,6 +65,7 @@ def test_the_gate_reads_every_row_of_the_changed_classes(
 ) -> None:
     spec = two_versions(engine, tmp_path)
     read: list[pd.DataFrame] = []
+    grouped: list[pd.DataFrame] = []
 
     def during(
         e: Engine,
@@ -72,9 +73,10 @@ def test_the_gate_reads_every_row_of_the_changed_classes(
         checks: Sequence[PlannedCheck],
         grouping: Grouping | None,
     ) -> None:
-        # the kept grouping, updated from the changed rows, stands in for no check
-        assert grouping is None or grouping.of is None
         read.extend(frame(e, c.relation) for c in checks)
+        # the weighted models read the changed classes' groups (versions/touched_groups)
+        assert grouping is not None and {c.relation for c in checks} == {grouping.of}
+        grouped.append(frame(e, grouping.relation))
 
     spy_gate_checks(monkeypatch, during)
     second = api.run(spec, engine=engine)
@@ -89,6 +91,15 @@ def test_the_gate_reads_every_row_of_the_changed_classes(
     }
     expected = published[[t in changed for t in rows_of_each(published, QIDS)]]
     assert rows_of(read[0], columns) == rows_of(expected, columns)
+    # the groups stand for exactly those rows: each group's rows counted
+    groups = grouped[0]
+    kept = [c for c in groups.columns if c != "__anonsql_rows"]
+    assert set(QIDS) <= set(kept)
+    as_counted = expected.astype(str).groupby(kept, dropna=False).size()
+    assert sorted(
+        (tuple(str(v) for v in row[:-1]), int(row[-1]))
+        for row in groups[[*kept, "__anonsql_rows"]].itertuples(index=False)
+    ) == counted(as_counted)
     # something changed, and not everything
     assert 0 < len(read[0]) < len(published)
 
