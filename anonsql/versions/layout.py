@@ -288,7 +288,7 @@ class VersionedRecordLayout(RecordLayout):
                 version=d.version,
                 working_table=working_table,
             )
-            e.run("versions/replace_rows", target=groups, source=updated)
+            e.run("versions/groups_apply", target=groups, changed=updated, columns=list(columns))
             e.drop_any(updated)
         e.analyze(groups)
         return Grouping(groups, of, frozenset(columns))

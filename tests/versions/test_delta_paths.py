@@ -1,4 +1,4 @@
-"""A new version finds its batch and its pending deletions by row hash alone (two anti-joins)
+"""A new version finds its batch and its pending deletions by row hash alone (one pass)
 and falls back to keying every source row when a copy of a published row was added or removed
 (anonsql.versions.delta). Both paths must give the same history: checked here by running the
 same changes with the fast path on and forced off, on every engine."""
