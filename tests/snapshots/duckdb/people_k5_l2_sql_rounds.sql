@@ -1109,13 +1109,17 @@ FROM (
 ) AS g;
 CREATE TABLE "anon"."people__classes" AS
 SELECT
-  "age",
-  "city",
-  "income",
-  CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
-  , COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anon_private"."people__version_groups"
-GROUP BY "age", "city", "income";
+  v."age",
+  v."city",
+  v."income",
+  CAST(SUM(CASE WHEN v.__anonsql_g0 = 0 THEN v.__anonsql_n END) AS BIGINT) AS class_size
+  , COUNT(CASE WHEN v."__anonsql_g0" = 0 AND v."disease" IS NOT NULL THEN 1 END) AS "distinct disease"
+FROM (
+  SELECT r."age", r."city", r."income", r."disease", GROUPING(r."disease") AS "__anonsql_g0", SUM(r."__anonsql_rows") AS __anonsql_n
+  FROM "anon_private"."people__version_groups" AS r
+  GROUP BY GROUPING SETS ((r."age", r."city", r."income", r."disease"))
+) AS v
+GROUP BY v."age", v."city", v."income";
 SELECT COUNT(*) FROM (
 SELECT "age", "city", "income", CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size
 FROM "anon_private"."people__version_groups"

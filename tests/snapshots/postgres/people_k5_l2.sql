@@ -652,16 +652,29 @@ ANALYZE "anon_private"."people__version_groups";
 
 CREATE TABLE "anon"."people__classes" AS
 SELECT
-  "age",
-  "city",
-  "income",
-  CAST(SUM("__anonsql_rows") AS BIGINT) AS class_size,
-  COUNT(DISTINCT "disease") AS "distinct disease"
-FROM "anon_private"."people__version_groups"
+  v."age",
+  v."city",
+  v."income",
+  CAST(SUM(CASE WHEN v.__anonsql_g0 = 0 THEN v.__anonsql_n END) AS BIGINT) AS class_size,
+  COUNT(CASE WHEN v."__anonsql_g0" = 0 AND NOT v."disease" IS NULL THEN 1 END) AS "distinct disease"
+FROM (
+  SELECT
+    r."age",
+    r."city",
+    r."income",
+    r."disease",
+    GROUPING(r."disease") AS "__anonsql_g0",
+    SUM(r."__anonsql_rows") AS __anonsql_n
+  FROM "anon_private"."people__version_groups" AS r
+  GROUP BY
+    GROUPING SETS (
+      (r."age", r."city", r."income", r."disease")
+    )
+) AS v
 GROUP BY
-  "age",
-  "city",
-  "income";
+  v."age",
+  v."city",
+  v."income";
 
 SELECT
   COUNT(*)
