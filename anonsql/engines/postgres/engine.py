@@ -47,6 +47,79 @@ _ARROW_BY_OID: dict[int, pa.DataType] = {
 }
 
 
+def _copy_statements(query: str) -> tuple[str, str]:
+    """The query's columns without its rows, and its rows as CSV through ``COPY``, every value
+    but NULL quoted (so an empty text is told from a NULL)."""
+    import sqlglot
+    from sqlglot import exp
+
+    inner = sqlglot.parse_one(query, read="postgres")
+    columns = exp.select("*").from_(inner.subquery("q")).limit(0)
+    copy = exp.Copy(
+        this=inner.subquery(),
+        kind=False,
+        files=[exp.to_identifier("STDOUT")],
+        params=[
+            exp.CopyParameter(this=exp.var("FORMAT"), expression=exp.var("csv")),
+            exp.CopyParameter(this=exp.var("FORCE_QUOTE"), expression=exp.Star()),
+        ],
+    )
+    return columns.sql("postgres"), copy.sql("postgres")
+
+
+def _csv_carries(description: Sequence[Any]) -> bool:
+    """Whether CSV carries every column exactly (booleans, integers, floats in PostgreSQL's
+    shortest exact form, text) and the names are distinct."""
+    names = [c.name for c in description]
+    return len(set(names)) == len(names) and all(
+        c.type_code in _ARROW_BY_OID for c in description
+    )
+
+
+def _csv_table(description: Sequence[Any], data: bytes) -> pa.Table:
+    import pyarrow.csv as pa_csv
+
+    types = {c.name: _ARROW_BY_OID[c.type_code] for c in description}
+    if not data:
+        return arrow.table({name: arrow.array([], type=t) for name, t in types.items()})
+    return pa_csv.read_csv(
+        pa.py_buffer(data),
+        read_options=pa_csv.ReadOptions(column_names=list(types)),
+        parse_options=pa_csv.ParseOptions(newlines_in_values=True),
+        convert_options=pa_csv.ConvertOptions(
+            column_types=types,
+            # every value is quoted but NULL, which is an empty unquoted field
+            null_values=[""],
+            strings_can_be_null=True,
+            quoted_strings_can_be_null=False,
+            true_values=["t"],
+            false_values=["f"],
+        ),
+    )
+
+
+def _csv_writes(schema: pa.Schema) -> bool:
+    """Whether Arrow's CSV carries every column to PostgreSQL exactly: booleans, integers,
+    floats (written in their shortest exact form) and text, every text quoted (so an empty
+    text is told from a NULL, an empty unquoted field)."""
+    return all(
+        pa.types.is_boolean(t)
+        or pa.types.is_integer(t)
+        or pa.types.is_floating(t)
+        or pa.types.is_string(t)
+        or pa.types.is_large_string(t)
+        for t in schema.types
+    )
+
+
+def _csv_rows(batch: pa.RecordBatch) -> bytes:
+    import pyarrow.csv as pa_csv
+
+    sink = pa.BufferOutputStream()
+    pa_csv.write_csv(batch, sink, write_options=pa_csv.WriteOptions(include_header=False))
+    return bytes(sink.getvalue())
+
+
 def sql_type(arrow_type: pa.DataType) -> str:
     """The column type (in the templates' dialect) that holds an Arrow type."""
     if pa.types.is_boolean(arrow_type):
@@ -190,8 +263,17 @@ class PostgresEngine(Engine):
             raise self._wrap(err) from err
 
     def _fetch_arrow(self, sql: str) -> pa.Table:
+        # a result of the types CSV carries exactly comes as COPY's CSV, parsed by Arrow: 250,000
+        # working rows of nine integers in 0.18 s against 0.45 s as tuples, of text 0.21 s
+        # against 1.38 s; any other result as tuples
+        columns, copy = _copy_statements(sql)
         try:
             with self.con.cursor() as cur:
+                cur.execute(columns)
+                description = cur.description or []
+                if _csv_carries(description):
+                    with cur.copy(copy) as data:
+                        return _csv_table(description, b"".join(bytes(chunk) for chunk in data))
                 cur.execute(sql)
                 description = cur.description or []
                 rows = cur.fetchall()
@@ -217,8 +299,11 @@ class PostgresEngine(Engine):
         # here (fresh statistics keep the planner from nested-looping over the new table).
         columns = [{"name": f.name, "type": sql_type(f.type)} for f in data.schema]
         create = self.sql.render("create_table_columns", target=target, columns=columns)
+        # rows of the types CSV carries exactly are written as CSV by Arrow, not row by row
+        # (Mondrian's 234,784 finished vectors at 1e6 rows: 0.285 s as rows)
+        csv = _csv_writes(data.schema)
         copy_sql = self.sql.render(
-            "copy_from_stdin", target=target, columns=[c["name"] for c in columns]
+            "copy_from_stdin", target=target, columns=[c["name"] for c in columns], csv=csv
         )
         analyze = self.sql.render("catalog/analyze", relation=target)
         start = self._timed(create)
@@ -228,6 +313,9 @@ class PostgresEngine(Engine):
                 self.notify(copy_sql)
                 with self.con.cursor() as cur, cur.copy(copy_sql) as copy:
                     for batch in data.to_batches(max_chunksize=65536):
+                        if csv:
+                            copy.write(_csv_rows(batch))
+                            continue
                         for row in zip(*(col.to_pylist() for col in batch.columns), strict=True):
                             copy.write_row(row)
                 self.notify(analyze)

@@ -145,7 +145,9 @@ COPY "anonsql_work_RUN"."leaves1" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."leaves1";
 
@@ -170,7 +172,9 @@ COPY "anonsql_work_RUN"."nodes1" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."nodes1";
 
@@ -189,7 +193,9 @@ COPY "anonsql_work_RUN"."ancestors" (
   "node_id",
   "ordinal"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."ancestors";
 
@@ -270,7 +276,9 @@ COPY "anonsql_work_RUN"."parts" (
   "lo2",
   "hi2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."parts";
 
@@ -291,7 +299,9 @@ COPY "anonsql_work_RUN"."done" (
   "q2",
   "s0"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."done";
 
@@ -338,7 +348,9 @@ COPY "anonsql_work_RUN"."attributes" (
   "max_value",
   "leaf_count"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."attributes";
 
@@ -361,7 +373,9 @@ COPY "anonsql_work_RUN"."hierarchy_nodes" (
   "first_leaf",
   "last_leaf"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
 
@@ -1542,7 +1556,9 @@ COPY "anon"."people__metrics" (
   "attribute",
   "value"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."people__metrics";
 
@@ -2246,7 +2262,9 @@ COPY "anon"."people__certificate" (
   "held_rows",
   "pending_deletions"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."people__certificate";
 

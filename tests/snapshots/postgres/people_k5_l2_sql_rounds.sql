@@ -145,7 +145,9 @@ COPY "anonsql_work_RUN"."leaves1" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."leaves1";
 
@@ -170,7 +172,9 @@ COPY "anonsql_work_RUN"."nodes1" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."nodes1";
 
@@ -189,7 +193,9 @@ COPY "anonsql_work_RUN"."ancestors" (
   "node_id",
   "ordinal"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."ancestors";
 
@@ -287,7 +293,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -416,7 +424,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -433,7 +443,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -549,7 +561,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -678,7 +692,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -695,7 +711,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -811,7 +829,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -940,7 +960,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -957,7 +979,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -1073,7 +1097,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -1202,7 +1228,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -1219,7 +1247,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -1335,7 +1365,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -1464,7 +1496,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -1481,7 +1515,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -1597,7 +1633,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -1726,7 +1764,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -1743,7 +1783,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -1859,7 +1901,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -1988,7 +2032,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -2005,7 +2051,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -2137,7 +2185,9 @@ COPY "anonsql_work_RUN"."parts" (
   "lo2",
   "hi2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."parts";
 
@@ -2184,7 +2234,9 @@ COPY "anonsql_work_RUN"."attributes" (
   "max_value",
   "leaf_count"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."attributes";
 
@@ -2207,7 +2259,9 @@ COPY "anonsql_work_RUN"."hierarchy_nodes" (
   "first_leaf",
   "last_leaf"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
 
@@ -3388,7 +3442,9 @@ COPY "anon"."people__metrics" (
   "attribute",
   "value"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."people__metrics";
 
@@ -4092,7 +4148,9 @@ COPY "anon"."people__certificate" (
   "held_rows",
   "pending_deletions"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."people__certificate";
 

@@ -70,7 +70,9 @@ COPY "anonsql_work_RUN"."leaves0" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."leaves0";
 
@@ -95,7 +97,9 @@ COPY "anonsql_work_RUN"."nodes0" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."nodes0";
 
@@ -108,7 +112,9 @@ COPY "anonsql_work_RUN"."leaves1" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."leaves1";
 
@@ -133,7 +139,9 @@ COPY "anonsql_work_RUN"."nodes1" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."nodes1";
 
@@ -146,7 +154,9 @@ COPY "anonsql_work_RUN"."leaves2" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."leaves2";
 
@@ -171,7 +181,9 @@ COPY "anonsql_work_RUN"."nodes2" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."nodes2";
 
@@ -190,7 +202,9 @@ COPY "anonsql_work_RUN"."ancestors" (
   "node_id",
   "ordinal"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."ancestors";
 
@@ -215,7 +229,9 @@ COPY "anonsql_work_RUN"."sa_leaves" (
   "value",
   "leaf_rank"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."sa_leaves";
 
@@ -240,7 +256,9 @@ COPY "anonsql_work_RUN"."sa_nodes" (
   "leaf_count",
   "ncp"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."sa_nodes";
 
@@ -274,7 +292,9 @@ COPY "anonsql_work_RUN"."sa_ancestors" (
   "node_id",
   "ordinal"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."sa_ancestors";
 
@@ -481,7 +501,9 @@ COPY "anonsql_work_RUN"."fp_decisions" (
   "moved",
   "expand"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."fp_decisions";
 
@@ -693,7 +715,9 @@ COPY "anonsql_work_RUN"."fp_decisions" (
   "moved",
   "expand"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."fp_decisions";
 
@@ -905,7 +929,9 @@ COPY "anonsql_work_RUN"."fp_decisions" (
   "moved",
   "expand"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."fp_decisions";
 
@@ -1117,7 +1143,9 @@ COPY "anonsql_work_RUN"."fp_decisions" (
   "moved",
   "expand"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."fp_decisions";
 
@@ -1329,7 +1357,9 @@ COPY "anonsql_work_RUN"."fp_decisions" (
   "moved",
   "expand"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."fp_decisions";
 
@@ -1575,7 +1605,9 @@ COPY "anonsql_work_RUN"."pstate" (
   "t2",
   "p2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."pstate";
 
@@ -1712,7 +1744,9 @@ COPY "anonsql_work_RUN"."split" (
   "dim",
   "depth"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."split";
 
@@ -1729,7 +1763,9 @@ COPY "anonsql_work_RUN"."decisions" (
   "bin",
   "new_pid"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."decisions";
 
@@ -1848,7 +1884,9 @@ COPY "anonsql_work_RUN"."parts" (
   "node1",
   "node2"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."parts";
 
@@ -1971,7 +2009,9 @@ COPY "anonsql_work_RUN"."attributes" (
   "max_value",
   "leaf_count"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."attributes";
 
@@ -1994,7 +2034,9 @@ COPY "anonsql_work_RUN"."hierarchy_nodes" (
   "first_leaf",
   "last_leaf"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anonsql_work_RUN"."hierarchy_nodes";
 
@@ -2530,7 +2572,9 @@ COPY "anon"."visits__metrics" (
   "attribute",
   "value"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."visits__metrics";
 
@@ -2621,7 +2665,9 @@ COPY "anon"."visits__certificate" (
   "history",
   "person_level"
 )
-FROM STDIN;
+FROM STDIN WITH (
+  FORMAT csv
+);
 
 ANALYZE "anon"."visits__certificate";
 
