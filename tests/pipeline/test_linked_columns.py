@@ -97,3 +97,40 @@ def test_matches_pandas(engine: Engine, seed: int) -> None:
     found = linked_columns(engine, source, ["key"], QIDS, boolean=["flag"])
     got = found[0].determines if found else ()
     assert got == determined_by_pandas(table, "key")
+
+
+def test_duckdb_screens_by_hash_and_confirms_exactly() -> None:
+    """DuckDB's linked-column check compares hashes (MIN and MAX of text compare strings row by
+    row) and asks for the exact counts only where the screen cannot decide: a column that
+    determines nothing in one query, one that determines a quasi-identifier in two."""
+    from anonsql.engines import DuckDBEngine
+    from anonsql.resolve.linked import LinkedColumn
+
+    frame = pa.table(
+        {
+            "city": ["Lyon", "Lyon", "Paris", "Paris", "Nice", None],
+            "zip": ["69", "69", "75", "75", "06", "06"],  # determines city (NULL ignored)
+            "note": ["a", "b", "a", "b", "a", "b"],  # splits every one
+            "flag": [True, False, False, True, False, True],
+            "age": [30, 31, 31, 30, 30, 31],
+        }
+    )
+    table = TableName("cities", "main")
+    with DuckDBEngine() as duck:
+        duck.create_schema("main")
+        duck.load_arrow(table, frame)
+        for column, queries, expected in (
+            ("note", 1, []),
+            ("zip", 2, [LinkedColumn("zip", ("city",))]),
+        ):
+            sent: list[str] = []
+            duck.listeners.append(sent.append)
+            try:
+                found = linked_columns(
+                    duck, table, [column], ["city", "age", "flag"], boolean={"flag"}
+                )
+            finally:
+                duck.listeners.remove(sent.append)
+            assert found == expected, column
+            assert sum("HASH(" in sql.upper() for sql in sent) == 1, column
+            assert sum("determines" in sql for sql in sent) == queries, column

@@ -16,12 +16,12 @@ SELECT
 FROM "main"."people" AS src;
 WITH determines AS (
   SELECT "disease" AS p
-    , MIN("age") AS "lo0"
-    , MAX("age") AS "hi0"
-    , MIN("city") AS "lo1"
-    , MAX("city") AS "hi1"
-    , MIN("income") AS "lo2"
-    , MAX("income") AS "hi2"
+    , MIN(CASE WHEN "age" IS NULL THEN NULL ELSE HASH("age") END) AS "lo0"
+    , MAX(CASE WHEN "age" IS NULL THEN NULL ELSE HASH("age") END) AS "hi0"
+    , MIN(CASE WHEN "city" IS NULL THEN NULL ELSE HASH("city") END) AS "lo1"
+    , MAX(CASE WHEN "city" IS NULL THEN NULL ELSE HASH("city") END) AS "hi1"
+    , MIN(CASE WHEN "income" IS NULL THEN NULL ELSE HASH("income") END) AS "lo2"
+    , MAX(CASE WHEN "income" IS NULL THEN NULL ELSE HASH("income") END) AS "hi2"
   FROM "main"."people" AS s
   GROUP BY "disease"
 )
@@ -32,16 +32,16 @@ SELECT
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
   SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
-  0 AS screened
+  1 AS screened
 FROM determines;
 WITH determines AS (
   SELECT "note" AS p
-    , MIN("age") AS "lo0"
-    , MAX("age") AS "hi0"
-    , MIN("city") AS "lo1"
-    , MAX("city") AS "hi1"
-    , MIN("income") AS "lo2"
-    , MAX("income") AS "hi2"
+    , MIN(CASE WHEN "age" IS NULL THEN NULL ELSE HASH("age") END) AS "lo0"
+    , MAX(CASE WHEN "age" IS NULL THEN NULL ELSE HASH("age") END) AS "hi0"
+    , MIN(CASE WHEN "city" IS NULL THEN NULL ELSE HASH("city") END) AS "lo1"
+    , MAX(CASE WHEN "city" IS NULL THEN NULL ELSE HASH("city") END) AS "hi1"
+    , MIN(CASE WHEN "income" IS NULL THEN NULL ELSE HASH("income") END) AS "lo2"
+    , MAX(CASE WHEN "income" IS NULL THEN NULL ELSE HASH("income") END) AS "hi2"
   FROM "main"."people" AS s
   GROUP BY "note"
 )
@@ -52,7 +52,7 @@ SELECT
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
   SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
-  0 AS screened
+  1 AS screened
 FROM determines;
 SELECT schema_name FROM information_schema.schemata
 WHERE STARTS_WITH(schema_name, 'anonsql_work_')
