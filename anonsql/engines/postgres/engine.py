@@ -53,7 +53,7 @@ def _copy_statements(query: str) -> tuple[str, str]:
     import sqlglot
     from sqlglot import exp
 
-    inner = sqlglot.parse_one(query, read="postgres")
+    inner: Any = sqlglot.parse_one(query, read="postgres")
     columns = exp.select("*").from_(inner.subquery("q")).limit(0)
     copy = exp.Copy(
         this=inner.subquery(),
