@@ -22,8 +22,8 @@ from anonsql import api
 from anonsql.engines import Engine
 from anonsql.errors import SpecError
 from anonsql.spec.output import reserved_name_problem
-from anonsql.sql.quoting import ident
 from anonsql.sql import TableName
+from anonsql.sql.quoting import ident
 
 ROWS = 240
 ROLES = ("numeric_qid", "text_qid", "sensitive", "insensitive", "person")
