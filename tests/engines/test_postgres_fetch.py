@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 import pyarrow as pa
+import pytest
 
 from anonsql.engines.postgres.engine import PostgresEngine, _arrow_table
 from anonsql.sql import TableName
@@ -44,16 +45,19 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b and type(a) is type(b))
 
 
-def test_every_value_arrives_as_the_tuples_give_it(pg_database: str) -> None:
-    with PostgresEngine(pg_database) as engine:
-        fetched = engine.fetch_arrow(TRICKY)
-    expected = tuples(pg_database, TRICKY)
+def assert_same(fetched: pa.Table, expected: pa.Table) -> None:
     assert fetched.schema == expected.schema
-    assert fetched.schema.field("narrow").type == pa.float32()
-    assert fetched.schema.field("small").type == pa.int16()
     for column in fetched.column_names:
         got, want = fetched[column].to_pylist(), expected[column].to_pylist()
         assert all(same(a, b) for a, b in zip(want, got, strict=True)), column
+
+
+def test_every_value_arrives_as_the_tuples_give_it(pg_database: str) -> None:
+    with PostgresEngine(pg_database) as engine:
+        fetched = engine.fetch_arrow(TRICKY)
+    assert_same(fetched, tuples(pg_database, TRICKY))
+    assert fetched.schema.field("narrow").type == pa.float32()
+    assert fetched.schema.field("small").type == pa.int16()
     labels = fetched["label"].to_pylist()
     assert labels[0] is None and labels[1] == "" and labels[3] == "NULL"
     assert labels[2] == 'a "quoted", value\non two lines\r'
@@ -96,3 +100,21 @@ def test_loaded_rows_arrive_as_written(pg_database: str) -> None:
     for column in data.column_names:
         written, read = data[column].to_pylist(), back[column].to_pylist()
         assert all(same(a, b) for a, b in zip(written, read, strict=True)), column
+
+
+def test_a_query_sqlglot_cannot_read_is_fetched_as_tuples(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlglot
+
+    import anonsql.engines.postgres.engine as postgres
+
+    def unreadable(*args: Any, **kwargs: Any) -> Any:
+        raise sqlglot.errors.ParseError("unreadable")
+
+    postgres._copy_statements.cache_clear()
+    monkeypatch.setattr(sqlglot, "parse_one", unreadable)
+    with PostgresEngine(pg_database) as engine:
+        fetched = engine.fetch_arrow(TRICKY)
+    postgres._copy_statements.cache_clear()
+    assert_same(fetched, tuples(pg_database, TRICKY))
