@@ -38,6 +38,19 @@ def array(values: Any, type: pa.DataType | None = None) -> pa.Array:
     return pa.array(values, type) if built is None else built
 
 
+def plain_scalar(kind: pa.DataType) -> bool:
+    """Whether a column of ``kind`` holds plain scalars that text and file formats carry
+    exactly between engines (signed integers, floating point, text, booleans); dates,
+    timestamps, decimals, unsigned, binary, nested and null columns do not qualify."""
+    return bool(
+        pa.types.is_signed_integer(kind)
+        or pa.types.is_floating(kind)
+        or pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_boolean(kind)
+    )
+
+
 def table(columns: Mapping[str, Any], schema: pa.Schema | None = None) -> pa.Table:
     """``pyarrow.table(columns)``, each column through :func:`array` (typed by ``schema``
     when given)."""

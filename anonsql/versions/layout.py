@@ -108,6 +108,7 @@ class VersionedRecordLayout(RecordLayout):
                 left=self.decoded(vn.left),
                 qids=self.qids,
                 version=d.version,
+                grouped=False,
             )
         e.run(
             "versions/versions_insert",
@@ -304,21 +305,22 @@ class VersionedRecordLayout(RecordLayout):
         self, names: OutputNames, kind: str, grouping: Grouping | None
     ) -> Grouping | None:
         """A later version's gate reads the kept grouping's groups of the classes it changes
-        (``versions/touched_groups``) for the weighted models, in place of those classes' rows
-        (``versions/touched``)."""
+        (``versions/touched``, ``grouped``) for the weighted models, in place of those classes'
+        rows."""
         touched = self._touched()
         if touched is None or grouping is None:
             return grouping
         e, d = self.workspace.engine, self.d
         target, working_table = e.transaction_work(TableName("v_touched_groups", d.work_schema))
         e.run(
-            "versions/touched_groups",
+            "versions/touched",
             target=target,
-            groups=grouping.relation,
+            relation=grouping.relation,
             rows=self.decoded(d.names.rows),
             left=self.decoded(d.names.left),
             qids=self.qids,
             version=d.version,
+            grouped=True,
             working_table=working_table,
         )
         return Grouping(target, touched[0], grouping.columns, grouping.weight)

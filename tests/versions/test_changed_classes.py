@@ -74,7 +74,7 @@ def test_the_gate_reads_every_row_of_the_changed_classes(
         grouping: Grouping | None,
     ) -> None:
         read.extend(frame(e, c.relation) for c in checks)
-        # the weighted models read the changed classes' groups (versions/touched_groups)
+        # the weighted models read the changed classes' groups (versions/touched, grouped)
         assert grouping is not None and {c.relation for c in checks} == {grouping.of}
         grouped.append(frame(e, grouping.relation))
 

@@ -297,7 +297,7 @@ class SparkEngine(Engine):
         if (
             self._shares_files
             and data.num_rows > SMALL_LOAD_ROWS
-            and all(_parquet_loadable(f.type) for f in data.schema)
+            and all(arrow.plain_scalar(f.type) for f in data.schema)
         ):
             self._load_through_parquet(target, data)
             return
@@ -437,14 +437,3 @@ def _batch(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
     )
 
 
-def _parquet_loadable(kind: pa.DataType) -> bool:
-    """Types a Parquet file gives Spark as ``createDataFrame`` would (signed integers,
-    floating point, text, booleans); others (dates, timestamps, decimals, unsigned and null
-    columns) take ``createDataFrame``."""
-    return bool(
-        pa.types.is_signed_integer(kind)
-        or pa.types.is_floating(kind)
-        or pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_boolean(kind)
-    )
