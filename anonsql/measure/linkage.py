@@ -98,6 +98,14 @@ class LinkageTarget:
     #: The same rows grouped (:class:`Grouping`): the recovery measure reads its table
     #: instead of ``relation``, and the refined checks it serves read it too.
     grouping: Grouping | None = None
+    #: What serves the refined checks when not ``grouping``: a later version's groups of the
+    #: classes it changes (:meth:`~anonsql.layouts.base.Layout.check_grouping`).
+    checked_grouping: Grouping | None = None
+
+    @property
+    def classes_grouping(self) -> Grouping | None:
+        """The grouping the refined-class checks may read."""
+        return self.checked_grouping if self.checked_grouping is not None else self.grouping
 
     @property
     def grouped(self) -> TableName | None:
@@ -237,7 +245,11 @@ def measure_linkage(target: LinkageTarget, *, explained: bool = True) -> Linkage
     columns = target.columns
     recovered = _recovered(target, columns.recovery) if columns.recovery else {}
     refined = refined_violations(
-        target.engine, target.checks, target.classes_relation, columns.classes, target.grouping
+        target.engine,
+        target.checks,
+        target.classes_relation,
+        columns.classes,
+        target.classes_grouping,
     )
     linkage = Linkage(columns, recovered, refined)
     if linkage.holds or not explained:
@@ -322,7 +334,7 @@ def _explain_classes(
             if not planned:
                 continue
             found = run_checks(
-                target.engine, target.classes_relation, planned, target.grouping
+                target.engine, target.classes_relation, planned, target.classes_grouping
             ).violations
             for key, n in found.items():
                 model = key.split(" on ", 1)[0]
@@ -414,4 +426,5 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         # the relation the layout's gate checks (Layout.checks) read
         checked=release.layout.checked_relation(built, release.kind),
         grouping=release.grouping,
+        checked_grouping=release.checked_grouping,
     )

@@ -37,6 +37,10 @@ class BuiltRelease:
     #: the publish step grouped them once for the class table, the gate's weighted checks and
     #: the linked-column exposure; None when it did not.
     grouping: Grouping | None = None
+    #: The grouping that serves the gate's weighted checks and the linkage gate's refined
+    #: checks (:meth:`Layout.check_grouping`): ``grouping``, or a later version's groups of the
+    #: classes it changes.
+    checked_grouping: Grouping | None = None
     #: The linkage recovery figures read of this release, by query
     #: (:func:`anonsql.measure.linkage.recovered_rows`): its relations do not change until it
     #: is published, so the attacks and the measures ask each question once.
@@ -79,7 +83,14 @@ def publish(staged: Staged, built: OutputNames) -> BuiltRelease:
         refined=grouping is not None,
     )
     names = OutputNames(staged.resolved.output, staged.resolved.spec.output.private_schema)
-    return BuiltRelease(staged=staged, names=names, built=built, kind=kind, grouping=grouping)
+    return BuiltRelease(
+        staged=staged,
+        names=names,
+        built=built,
+        kind=kind,
+        grouping=grouping,
+        checked_grouping=layout.check_grouping(built, kind, grouping),
+    )
 
 
 def release_kind(staged: Staged) -> str:

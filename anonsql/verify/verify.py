@@ -36,8 +36,7 @@ def verify(release: BuiltRelease) -> Verification:
     publish step (one pass over it instead of two)."""
     engine, built = release.engine, release.built
     checks = release.layout.checks(built, release.kind)
-    grouping = release.layout.check_grouping(built, release.kind, release.grouping)
-    models = run_checks(engine, built.main, checks, grouping)
+    models = run_checks(engine, built.main, checks, release.checked_grouping)
     check = CheckResult(built.main, {**models.violations, **release.layout.violations(built)})
     if not check.holds:
         raise VerificationError(dict(check.violations))

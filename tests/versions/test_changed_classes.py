@@ -8,6 +8,7 @@ is caught by the row accounting instead (``anonsql check`` reads the whole relea
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -224,3 +225,42 @@ def test_the_kept_grouping_equals_the_release_grouped_again(engine: Engine, tmp_
         assert int(got.sum()) == result.certificate["published_rows"]
     assert result.certificate["version"] == 4
     assert engine.count_rows(LEFT) > 0  # the groups lost rows too
+
+
+def test_the_refined_checks_read_the_changed_classes_groups(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An insensitive column published unchanged (not acknowledged) refines the classes the
+    models must hold on: a later version checks the changed classes refined by it on their
+    groups of the kept grouping, which hold that column, and the version holds."""
+    load_people(engine)
+    engine.execute("ALTER TABLE main.people ADD COLUMN shift TEXT")
+    engine.execute("UPDATE main.people SET shift = 'day'")
+    spec = people_spec(tmp_path, k=K)
+    spec["columns"] = {**spec["columns"], "shift": {"role": "insensitive"}}
+    api.run(spec, engine=engine)
+    engine.execute(
+        "INSERT INTO main.people SELECT 'new ' || name, age, city, income, disease, note, shift "
+        "FROM main.people WHERE name LIKE 'person 1%'"
+    )
+    linkage_step = importlib.import_module("anonsql.measure.linkage")
+    original = linkage_step.run_checks
+    served: list[tuple[bool, str]] = []
+
+    def spy(
+        e: Engine,
+        relation: TableName,
+        checks: Sequence[PlannedCheck],
+        grouping: Grouping | None = None,
+    ) -> Any:
+        for check in checks:
+            for model in check.models:
+                assert grouping is not None and "shift" in check.qids
+                served.append((grouping.serves(check, model), grouping.relation.name))
+        return original(e, relation, checks, grouping)
+
+    monkeypatch.setattr(linkage_step, "run_checks", spy)
+    second = api.run(spec, engine=engine)
+    assert second.certificate["version"] == 2 and second.check.holds
+    assert served and all(ok for ok, _ in served)
+    assert all(name.endswith("v_touched_groups") for _, name in served)
