@@ -21,13 +21,3 @@ SELECT
   {{ screened }} AS screened
 FROM determines
 {%- endmacro %}
-{# An engine's screen (its own linked/splits.sql): each value compared by its 64-bit hash
-   (``hash_function``), a NULL kept NULL, which MIN and MAX ignore; booleans and, without
-   `screen`, every value compared as it is. Different hashes prove different values, so a
-   quasi-identifier found several-valued, or a value of P found to split it, is so; where the
-   screen finds one single-valued or not split (equal hashes: equal values, or a collision),
-   `screened` = 1 tells the caller to ask again with `screen` false, for the exact counts. #}
-{% macro screened_splits_query(hash_function) -%}
-{% macro value(q) %}{% if screen and not q.boolean %}CASE WHEN {{ q.column | ident }} IS NULL THEN NULL ELSE {{ hash_function }}({{ q.column | ident }}) END{% else %}{{ q.column | ident }}{% endif %}{% endmacro %}
-{{ splits_query(value, 1 if screen else 0) }}
-{%- endmacro %}
