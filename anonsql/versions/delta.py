@@ -311,7 +311,7 @@ def _delta(
         # few pending deletions mostly do not, and only these classes' remaining rows are read
         # (every class with a deletion: 0.29-0.37 s at 1e7 rows)
         ready = table("ready")
-        engine.run("versions/applied", target=ready, deleted=deleted, refusals=refusals(deleted))
+        engine.run("versions/applied", target=ready, classes=deleted, refusals=refusals(deleted))
         remaining = table("remaining")
         read = sorted({c for m in resolved.models if (c := m.sensitive_column) is not None})
         engine.run(
@@ -324,7 +324,7 @@ def _delta(
             **keys,
         )
         applied = table("applied")
-        engine.run("versions/applied", target=applied, deleted=ready, refusals=refusals(remaining))
+        engine.run("versions/applied", target=applied, classes=ready, refusals=refusals(remaining))
         applied_rows = int(
             engine.query("versions/applied_rows", deleted=deleted, applied=applied)[0][0]
         )

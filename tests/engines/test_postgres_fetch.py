@@ -118,3 +118,19 @@ def test_a_query_sqlglot_cannot_read_is_fetched_as_tuples(
         fetched = engine.fetch_arrow(TRICKY)
     postgres._copy_statements.cache_clear()
     assert_same(fetched, tuples(pg_database, TRICKY))
+
+
+def test_csv_arrow_cannot_read_falls_back_to_tuples(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should Arrow ever refuse the CSV PostgreSQL printed, its message (which quotes the
+    value) never surfaces: the query is fetched as tuples."""
+    import anonsql.engines.postgres.engine as postgres
+
+    def refuse(*args: Any) -> pa.Table:
+        raise pa.ArrowInvalid("CSV conversion error: invalid value 'Zürich'")
+
+    monkeypatch.setattr(postgres, "_csv_table", refuse)
+    with PostgresEngine(pg_database) as engine:
+        fetched = engine.fetch_arrow(TRICKY)
+    assert_same(fetched, tuples(pg_database, TRICKY))
