@@ -94,6 +94,11 @@ class Engine(ABC):
     #: compares a typed ``COALESCE`` plus an is-null flag, two hashable equalities that hold
     #: exactly when the values are not distinct.
     hashes_null_safe_joins: ClassVar[bool] = True
+    #: Whether a new history's keyed batch (``versions/keyed_batch``) gives every row ordinal 1
+    #: and leaves the rows whose hash repeats to be numbered once the key sums have counted the
+    #: distinct hashes (``versions/number_repeats``, run only when some repeat). PostgreSQL's
+    #: batch is a copy of the source: numbering every row by a window sorted every row.
+    numbers_repeats_after_sums: ClassVar[bool] = False
 
     #: The engine's own SQL templates (``anonsql/engines/<name>/templates/``): those only it runs
     #: and its overrides of shared ones, under the shared templates' names; searched first.
@@ -346,6 +351,12 @@ class Engine(ABC):
                     f"{self.name} refused the value ({err})",
                     "give a value the engine accepts",
                 ) from None
+
+    @contextmanager
+    def run_settings(self) -> Iterator[None]:
+        """Session settings for the length of one run, set back when it ends (an engine's
+        planner settings for its own statements; none by default)."""
+        yield
 
     def scratch(self, target: TableName, data: pa.Table) -> TableName:
         """A small table the next statements of a run read (a round's decisions), replacing the

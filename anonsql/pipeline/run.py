@@ -41,7 +41,7 @@ def run(
     that a signal waits for (:mod:`anonsql.interrupts`).
     """
     started = time.perf_counter()
-    with handled() as interrupts:
+    with handled() as interrupts, engine.run_settings():
         interrupts.published = None
         try:
             progress("validating the spec against the database")

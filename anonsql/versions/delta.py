@@ -276,7 +276,7 @@ def _delta(
             parts=hash_parts(resolved.rows),
             **keys,
         )
-        sums = _key_sums(engine, batch)
+        sums = _batch_sums(engine, batch)
     else:
         sums = _key_sums(engine, resolved.source, columns=columns)
         if not _changed_by_key(engine, resolved, history, sums, batch, deleted):
@@ -365,7 +365,23 @@ def _key_sums(
         relation=relation,
         columns=list(columns),
         key_hash=KEY_HASH,
+        distinct=False,
     )[0]
+    return int(n), int(first), int(second)
+
+
+def _batch_sums(engine: Engine, batch: TableName) -> tuple[int, int, int]:
+    """A new history's key sums (:func:`_key_sums`) of its keyed batch; where the engine's
+    batch leaves the repeated hashes' ordinals to be numbered after the sums
+    (``Engine.numbers_repeats_after_sums``), the sums count the distinct hashes too and the
+    repeats are numbered only if there are any (most sources have none)."""
+    if not engine.numbers_repeats_after_sums:
+        return _key_sums(engine, batch)
+    n, first, second, distinct = engine.query(
+        "versions/key_sums", relation=batch, columns=[], key_hash=KEY_HASH, distinct=True
+    )[0]
+    if int(distinct) < int(n):
+        engine.run("versions/number_repeats", target=batch, key_hash=KEY_HASH, key_ord=KEY_ORD)
     return int(n), int(first), int(second)
 
 

@@ -1,10 +1,13 @@
 {# Rows and two sums of row keys modulo primes, over the source (its rows hashed: ``columns``)
    or over a keyed relation (the version's rows, a batch). The first sum
-   is the source's checksum (status/checksum). #}
+   is the source's checksum (status/checksum). ``distinct``: also the distinct keys (a batch
+   whose repeated hashes are numbered after the sums, Engine.numbers_repeats_after_sums). #}
 {% from "versions/_keyed.sql" import row_hash %}
 SELECT COUNT(*) AS n,
   COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum{% if distinct %},
+  COUNT(DISTINCT k.h) AS distinct_keys{% endif %}
+
 FROM (
 {% if columns %}
   SELECT {{ row_hash('s.', columns) }} AS h FROM {{ relation | qname }} AS s

@@ -188,6 +188,7 @@ class PostgresEngine(Engine):
     unlogged_tables = True
     security_barrier_views = True
     hashes_null_safe_joins = False
+    numbers_repeats_after_sums = True
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None
@@ -222,6 +223,34 @@ class PostgresEngine(Engine):
         ("work_mem", "256MB"),
         ("jit", "off"),
     )
+
+    #: Settings of the session for the length of a run (set back to the session's own values
+    #: when it ends): the statements outside the publish transaction (the keyed batch, the
+    #: working rows, the repeated-row counts, the linked columns' screens) group, sort and hash
+    #: every source row. At the default 4 MB those sorts spilled to disk; JIT compiled for
+    #: misestimated costs; and PostgreSQL priced gathering a row from a parallel worker above
+    #: computing its row hash, so the batch's copy hashed 1e7 rows in one process (16.6 s
+    #: against 11.3 s with the workers). Figures: BENCHMARKS.md, "PostgreSQL's run settings".
+    run_session_settings: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("work_mem", "256MB"),
+        ("jit", "off"),
+        ("parallel_tuple_cost", "0"),
+    )
+
+    @contextmanager
+    def run_settings(self) -> Iterator[None]:
+        own = [(n, v) for n, v in self.run_session_settings if n not in self.spec_settings]
+        current = "settings/current"
+        before = [(n, str(self._fetchall(self.sql.render(current, name=n))[0][0])) for n, _ in own]
+        for name, value in own:
+            self._housekeeping(self.sql.render("set_setting", name=name, value=value))
+        try:
+            yield
+        finally:
+            # a connection that broke (or a transaction that failed) has nothing to restore
+            with contextlib.suppress(EngineError):
+                for name, value in before:
+                    self._housekeeping(self.sql.render("set_setting", name=name, value=value))
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -338,7 +367,11 @@ class PostgresEngine(Engine):
         # Without fresh statistics the planner nested-loops over tables built moments ago.
         # Housekeeping, not counted as a statement, so statement counts match DuckDB's (where
         # this is a no-op); listeners (snapshots) still see it.
-        statement = self.sql.render("catalog/analyze", relation=relation)
+        self._housekeeping(self.sql.render("catalog/analyze", relation=relation))
+
+    def _housekeeping(self, statement: str) -> None:
+        """Run a statement that is not counted as one of the run's (statistics, session
+        settings), so that statement counts match DuckDB's; listeners still see it."""
         self.notify(statement)
         start = time.perf_counter()
         try:

@@ -1,0 +1,74 @@
+"""PostgreSQL runs anonsql's statements under its own planner settings for the length of a run
+(``PostgresEngine.run_session_settings``: memory for groupings and sorts, no JIT, parallel
+workers for the row hashes) and sets the session's own values back when the run ends, however
+it ends; a setting the spec gives (``engine_settings``) is the spec's. The settings are not
+counted as the run's statements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import load_people, people_spec
+
+from anonsql import api
+from anonsql.engines.postgres.engine import PostgresEngine
+from anonsql.errors import AnonsqlError
+
+NAMES = [name for name, _ in PostgresEngine.run_session_settings]
+
+
+def current(engine: PostgresEngine) -> dict[str, str]:
+    return {n: str(engine.fetchall(f"SELECT current_setting('{n}')")[0][0]) for n in NAMES}
+
+
+def test_a_run_sets_its_settings_and_sets_the_sessions_back(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with PostgresEngine(pg_database) as engine:
+        load_people(engine)
+        engine.execute("SET work_mem = '8MB'")
+        engine.execute("SET jit = on")
+        engine.execute("SET parallel_tuple_cost = 0.25")
+        before = current(engine)
+        seen: list[dict[str, str]] = []
+        result = api.run(
+            people_spec(tmp_path), engine=engine, progress=lambda _: seen.append(current(engine))
+        )
+        assert result.certificate["verified"]
+        wanted = {n: v for n, v in PostgresEngine.run_session_settings}
+        assert seen and all(s == {**s, "jit": "off"} for s in seen)
+        assert seen[0]["work_mem"] == wanted["work_mem"]
+        assert float(seen[0]["parallel_tuple_cost"]) == float(wanted["parallel_tuple_cost"])
+        assert current(engine) == before
+        # the settings are not counted among the run's statements (as ANALYZE is not)
+        counts = []
+        for settings in (PostgresEngine.run_session_settings, ()):
+            monkeypatch.setattr(PostgresEngine, "run_session_settings", settings)
+            start = engine.stats.statements
+            api.run(people_spec(tmp_path), engine=engine, replace=True)
+            counts.append(engine.stats.statements - start)
+        assert counts[0] == counts[1]
+
+
+def test_a_failed_run_sets_them_back_and_a_spec_setting_is_kept(
+    pg_database: str, tmp_path: Path
+) -> None:
+    with PostgresEngine(pg_database) as engine:
+        load_people(engine)
+        engine.execute("SET work_mem = '8MB'")
+        before = current(engine)
+        spec = people_spec(tmp_path)
+        spec["source"] = "main.nobody"
+        with pytest.raises(AnonsqlError):
+            api.run(spec, engine=engine)
+        assert current(engine) == before
+        engine.apply_settings({"work_mem": "16MB"})
+        seen: list[str] = []
+        api.run(
+            people_spec(tmp_path),
+            engine=engine,
+            progress=lambda _: seen.append(current(engine)["work_mem"]),
+        )
+        assert set(seen) == {"16MB"}
+        assert current(engine)["work_mem"] == "16MB"
