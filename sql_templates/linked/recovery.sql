@@ -17,16 +17,18 @@
    (its value with the columns): eight DISTINCTs, each joining every source row to the leaves,
    took 1.55-1.89 s on PostgreSQL at 1e6 rows against 1.16-1.29 s (DuckDB the same, 0.09 s);
    a categorical value is placed on the line after the grouping, so the join reads distinct
-   values only.
+   values only. The rows grouped are ``source_rows`` (linked/_source_rows.sql): the source, or
+   on PostgreSQL its distinct combinations of those columns.
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
 {% from "linked/_recovery.sql" import key, keys, text, bound, recovered %}
+{% from "linked/_source_rows.sql" import source_rows %}
 WITH
 source_values AS MATERIALIZED (
   SELECT {{ key('s.', columns) }}{% for q in qids %}s.{{ q.column | ident }} AS {{ ('v' ~ loop.index0) | ident }}, GROUPING(s.{{ q.column | ident }}) AS {{ ('g' ~ loop.index0) | ident }}{{ ", " if not loop.last }}{% endfor %}
 
-  FROM {{ source | qname }} AS s
+  FROM {{ source_rows(source, columns, qids) }} AS s
   GROUP BY GROUPING SETS ({% for q in qids %}({% for c in columns %}s.{{ c | ident }}, {% endfor %}s.{{ q.column | ident }}){{ ", " if not loop.last }}{% endfor %})
 ),
 {% for q in qids %}

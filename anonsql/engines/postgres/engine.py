@@ -230,8 +230,14 @@ class PostgresEngine(Engine):
     #: every source row. At the default 4 MB those sorts spilled to disk; JIT compiled for
     #: misestimated costs; and PostgreSQL priced gathering a row from a parallel worker above
     #: computing its row hash, so the batch's copy hashed 1e7 rows in one process (16.6 s
-    #: against 11.3 s with the workers). Figures: BENCHMARKS.md, "PostgreSQL's run settings".
+    #: against 11.3 s with the workers). No nested loops and no merge joins either, as in the
+    #: publish transaction: the working rows join the source's distinct combinations to the
+    #: leaf tables, estimated at one row after a few joins (the combinations have no
+    #: statistics), and looped over each leaf table per combination (3.2 s against 1.4 s at
+    #: 1e6). Figures: BENCHMARKS.md, "PostgreSQL's run settings".
     run_session_settings: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("enable_mergejoin", "off"),
+        ("enable_nestloop", "off"),
         ("work_mem", "256MB"),
         ("jit", "off"),
         ("parallel_tuple_cost", "0"),

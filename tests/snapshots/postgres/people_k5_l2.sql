@@ -1,3 +1,13 @@
+SET "enable_mergejoin" = 'off';
+
+SET "enable_nestloop" = 'off';
+
+SET "work_mem" = '256MB';
+
+SET "jit" = 'off';
+
+SET "parallel_tuple_cost" = '0';
+
 SELECT
   column_name,
   data_type
@@ -107,21 +117,18 @@ WHERE
 CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
-  k.h AS "__anonsql_row_hash",
-  ROW_NUMBER() OVER (PARTITION BY k.h) AS "__anonsql_row_ord"
-FROM "main"."people" AS s
-CROSS JOIN LATERAL (
-  SELECT
-    HASHTEXTEXTENDED(
-      CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
-      0
-    ) AS h
-) AS k;
+  HASHTEXTEXTENDED(
+    CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+    0
+  ) AS "__anonsql_row_hash",
+  CAST(1 AS BIGINT) AS "__anonsql_row_ord"
+FROM "main"."people" AS s;
 
 SELECT
   COUNT(*) AS n,
   COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
+  COUNT(DISTINCT k.h) AS distinct_keys
 FROM (
   SELECT
     r."__anonsql_row_hash" AS h
@@ -907,7 +914,19 @@ WITH source_values AS MATERIALIZED (
     GROUPING(s."city") AS "g1",
     s."income" AS "v2",
     GROUPING(s."income") AS "g2"
-  FROM "anon_private"."people__source" AS s
+  FROM (
+    SELECT
+      r."disease",
+      r."age",
+      r."city",
+      r."income"
+    FROM "anon_private"."people__source" AS r
+    GROUP BY
+      r."disease",
+      r."age",
+      r."city",
+      r."income"
+  ) AS s
   GROUP BY
     GROUPING SETS (
       (s."disease", s."age"),
@@ -1179,7 +1198,21 @@ WITH source_values AS MATERIALIZED (
     GROUPING(s."city") AS "g1",
     s."income" AS "v2",
     GROUPING(s."income") AS "g2"
-  FROM "anon_private"."people__source" AS s
+  FROM (
+    SELECT
+      r."note",
+      r."disease",
+      r."age",
+      r."city",
+      r."income"
+    FROM "anon_private"."people__source" AS r
+    GROUP BY
+      r."note",
+      r."disease",
+      r."age",
+      r."city",
+      r."income"
+  ) AS s
   GROUP BY
     GROUPING SETS (
       (s."note", s."disease", s."age"),
@@ -1589,7 +1622,19 @@ WITH source_values AS MATERIALIZED (
     GROUPING(s."city") AS "g1",
     s."income" AS "v2",
     GROUPING(s."income") AS "g2"
-  FROM "anon_private"."people__source" AS s
+  FROM (
+    SELECT
+      r."note",
+      r."age",
+      r."city",
+      r."income"
+    FROM "anon_private"."people__source" AS r
+    GROUP BY
+      r."note",
+      r."age",
+      r."city",
+      r."income"
+  ) AS s
   GROUP BY
     GROUPING SETS (
       (s."note", s."age"),
@@ -1877,7 +1922,21 @@ WITH source_values AS MATERIALIZED (
     GROUPING(s."city") AS "g1",
     s."income" AS "v2",
     GROUPING(s."income") AS "g2"
-  FROM "anon_private"."people__source" AS s
+  FROM (
+    SELECT
+      r."disease",
+      r."note",
+      r."age",
+      r."city",
+      r."income"
+    FROM "anon_private"."people__source" AS r
+    GROUP BY
+      r."disease",
+      r."note",
+      r."age",
+      r."city",
+      r."income"
+  ) AS s
   GROUP BY
     GROUPING SETS (
       (s."disease", s."note", s."age"),
@@ -2274,3 +2333,13 @@ DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
 
 SELECT
   PG_ADVISORY_UNLOCK(RUN);
+
+SET "enable_mergejoin" = 'on';
+
+SET "enable_nestloop" = 'on';
+
+SET "work_mem" = '4MB';
+
+SET "jit" = 'on';
+
+SET "parallel_tuple_cost" = '0.1';

@@ -1,3 +1,13 @@
+SET "enable_mergejoin" = 'off';
+
+SET "enable_nestloop" = 'off';
+
+SET "work_mem" = '256MB';
+
+SET "jit" = 'off';
+
+SET "parallel_tuple_cost" = '0';
+
 SELECT
   column_name,
   data_type
@@ -2751,3 +2761,13 @@ DROP SCHEMA IF EXISTS "anonsql_work_RUN" CASCADE;
 
 SELECT
   PG_ADVISORY_UNLOCK(RUN);
+
+SET "enable_mergejoin" = 'on';
+
+SET "enable_nestloop" = 'on';
+
+SET "work_mem" = '4MB';
+
+SET "jit" = 'on';
+
+SET "parallel_tuple_cost" = '0.1';

@@ -69,16 +69,18 @@ FROM stats
    (its value with the columns): eight DISTINCTs, each joining every source row to the leaves,
    took 1.55-1.89 s on PostgreSQL at 1e6 rows against 1.16-1.29 s (DuckDB the same, 0.09 s);
    a categorical value is placed on the line after the grouping, so the join reads distinct
-   values only.
+   values only. The rows grouped are ``source_rows`` (linked/_source_rows.sql): the source, or
+   on PostgreSQL its distinct combinations of those columns.
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
+
 
 WITH
 source_values AS MATERIALIZED (
   SELECT {{ anonsql_dbt.linked__key('s.', columns) }}{% for q in qids %}s.{{ anonsql_dbt.ident(q.column) }} AS {{ anonsql_dbt.ident(('v' ~ loop.index0)) }}, GROUPING(s.{{ anonsql_dbt.ident(q.column) }}) AS {{ anonsql_dbt.ident(('g' ~ loop.index0)) }}{{ ", " if not loop.last }}{% endfor %}
 
-  FROM {{ anonsql_dbt.qname(source) }} AS s
+  FROM {{ anonsql_dbt.linked__source_rows(source, columns, qids) }} AS s
   GROUP BY GROUPING SETS ({% for q in qids %}({% for c in columns %}s.{{ anonsql_dbt.ident(c) }}, {% endfor %}s.{{ anonsql_dbt.ident(q.column) }}){{ ", " if not loop.last }}{% endfor %})
 ),
 {% for q in qids %}
