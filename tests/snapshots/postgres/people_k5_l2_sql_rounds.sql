@@ -8,6 +8,8 @@ SET "jit" = 'off';
 
 SET "parallel_tuple_cost" = '0';
 
+SET "default_statistics_target" = '10';
+
 SELECT
   column_name,
   data_type
@@ -4229,3 +4231,5 @@ SET "work_mem" = '4MB';
 SET "jit" = 'on';
 
 SET "parallel_tuple_cost" = '0.1';
+
+SET "default_statistics_target" = '100';
