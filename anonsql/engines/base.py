@@ -94,10 +94,11 @@ class Engine(ABC):
     #: compares a typed ``COALESCE`` plus an is-null flag, two hashable equalities that hold
     #: exactly when the values are not distinct.
     hashes_null_safe_joins: ClassVar[bool] = True
-    #: Whether a new history's keyed batch (``versions/keyed_batch``) gives every row ordinal 1
-    #: and leaves the rows whose hash repeats to be numbered once the key sums have counted the
-    #: distinct hashes (``versions/number_repeats``, run only when some repeat). PostgreSQL's
-    #: batch is a copy of the source: numbering every row by a window sorted every row.
+    #: Whether a new history's keyed batch (``versions/keyed_batch``) is a view giving every row
+    #: ordinal 1, beside a table of the rows' hashes (``repeated``) that the key sums read with
+    #: their distinct count; only when some hash repeats is the batch made a keyed copy numbered
+    #: by a window (``versions/number_repeats``). PostgreSQL's batch was a keyed copy of the
+    #: source, numbered by a window that sorted every row.
     numbers_repeats_after_sums: ClassVar[bool] = False
 
     #: The engine's own SQL templates (``anonsql/engines/<name>/templates/``): those only it runs

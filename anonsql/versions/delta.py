@@ -276,7 +276,9 @@ def _delta(
             parts=hash_parts(resolved.rows),
             **keys,
         )
-        sums = _batch_sums(engine, batch)
+        sums, batch_is_view = _batch_sums(
+            engine, batch, table("repeated"), resolved.source, columns
+        )
     else:
         sums = _key_sums(engine, resolved.source, columns=columns)
         if not _changed_by_key(engine, resolved, history, sums, batch, deleted):
@@ -289,8 +291,10 @@ def _delta(
             engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **keys)
     checksum = f"{sums[0]}:{sums[1]}"
     # the algorithm's working rows join the batch to every hierarchy: without statistics
-    # PostgreSQL estimates those joins at one row and nested-loops over them
-    engine.analyze(batch)
+    # PostgreSQL estimates those joins at one row and nested-loops over them (a view of the
+    # source has the source's)
+    if history is not None or not batch_is_view:
+        engine.analyze(batch)
     # a new history's batch was just counted by its key sums
     batch_rows = sums[0] if history is None else engine.count_rows(batch)
     applied: TableName | None = None
@@ -370,19 +374,30 @@ def _key_sums(
     return int(n), int(first), int(second)
 
 
-def _batch_sums(engine: Engine, batch: TableName) -> tuple[int, int, int]:
-    """A new history's key sums (:func:`_key_sums`) of its keyed batch; where the engine's
-    batch leaves the repeated hashes' ordinals to be numbered after the sums
-    (``Engine.numbers_repeats_after_sums``), the sums count the distinct hashes too and the
-    repeats are numbered only if there are any (most sources have none)."""
+def _batch_sums(
+    engine: Engine, batch: TableName, hashes: TableName, source: Relation, columns: list[str]
+) -> tuple[tuple[int, int, int], bool]:
+    """A new history's key sums (:func:`_key_sums`) of its keyed batch, and whether the batch
+    is a view. Where the engine's batch is a view giving every row ordinal 1 beside a table of
+    the rows' hashes (``Engine.numbers_repeats_after_sums``), the sums are read of the hashes
+    with their distinct count, and only when some hash repeats is the batch made a keyed copy
+    numbered by a window (``versions/number_repeats``: most sources have no repeated row)."""
     if not engine.numbers_repeats_after_sums:
-        return _key_sums(engine, batch)
+        return _key_sums(engine, batch), True
     n, first, second, distinct = engine.query(
-        "versions/key_sums", relation=batch, columns=[], key_hash=KEY_HASH, distinct=True
+        "versions/key_sums", relation=hashes, columns=[], key_hash="h", distinct=True
     )[0]
-    if int(distinct) < int(n):
-        engine.run("versions/number_repeats", target=batch, key_hash=KEY_HASH, key_ord=KEY_ORD)
-    return int(n), int(first), int(second)
+    repeats = int(distinct) < int(n)
+    if repeats:
+        engine.run(
+            "versions/number_repeats",
+            target=batch,
+            source=source,
+            columns=columns,
+            key_hash=KEY_HASH,
+            key_ord=KEY_ORD,
+        )
+    return (int(n), int(first), int(second)), not repeats
 
 
 def _changed_by_key(

@@ -116,7 +116,15 @@ WHERE
     AND table_name IN ('people__left_rows', 'people__history', 'people__labels')
   );
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_batch" AS
+CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_repeated" AS
+SELECT
+  HASHTEXTEXTENDED(
+    CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+    0
+  ) AS h
+FROM "main"."people" AS s;
+
+CREATE VIEW "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
   HASHTEXTEXTENDED(
@@ -133,11 +141,9 @@ SELECT
   COUNT(DISTINCT k.h) AS distinct_keys
 FROM (
   SELECT
-    r."__anonsql_row_hash" AS h
-  FROM "anonsql_work_RUN"."v_batch" AS r
+    r."h" AS h
+  FROM "anonsql_work_RUN"."v_repeated" AS r
 ) AS k;
-
-ANALYZE "anonsql_work_RUN"."v_batch";
 
 SELECT
   COUNT(*)
