@@ -239,10 +239,7 @@ class PostgresEngine(Engine):
     #: rough distinct counts, and the six ANALYZEs of a 1e6 run took 0.80 s against 0.11 s.
     #: Figures: BENCHMARKS.md, "PostgreSQL's run settings".
     run_session_settings: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("enable_mergejoin", "off"),
-        ("enable_nestloop", "off"),
-        ("work_mem", "256MB"),
-        ("jit", "off"),
+        *transaction_settings,
         ("parallel_tuple_cost", "0"),
         ("default_statistics_target", "10"),
     )

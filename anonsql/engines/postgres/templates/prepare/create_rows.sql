@@ -8,7 +8,7 @@
    tables and grouped again by their codes (two values of one text share a leaf). At 1e7 rows
    PostgreSQL probed each of six leaf tables with every source row (about 6 s of the
    statement's 18 s, in three processes); the combinations are ~9 % of the rows. #}
-{% from "prepare/_coded.sql" import coded_qids, coded_columns, leaf_joins, weighted_open, weighted_close %}
+{% from "prepare/_coded.sql" import coded_qids, coded_columns, leaf_joins %}
 {% set raw = ((dims | map(attribute='column') | list) + (sensitive | map(attribute='column') | list)) | unique(case_sensitive=true) | list %}
 CREATE {{ working_table }}TABLE {{ rows | qname }} AS
 {% for s in sensitive %}
@@ -20,8 +20,6 @@ CREATE {{ working_table }}TABLE {{ rows | qname }} AS
 {% if weight %}
 SELECT {{ coded_columns(dims, sensitive) }}, CAST(SUM(coded.__anonsql_n) AS BIGINT) AS {{ weight | ident }}
 FROM (
-{% else %}
-{{ weighted_open(dims, sensitive, weight) }}
 {% endif %}
 SELECT
   CAST(0 AS BIGINT) AS pid
