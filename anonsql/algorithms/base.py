@@ -88,6 +88,13 @@ class Partitioning:
     #: ``max_rows_in_memory``) rather than by statements.
     rounds_in_memory: int = 0
 
+    def rows_are_vectors(self, workspace: Workspace) -> bool:
+        """Whether ``workspace``'s ``rows`` table holds each quasi-identifier vector once: left
+        weighted (grouped by partition, QID codes and sensitive codes as it was built, every
+        vector in one partition) with no sensitive codes to tell two rows of a vector apart.
+        Its rows are then the source's classes, with no grouping to find them."""
+        return self.rows_weight is not None and not workspace.sensitive
+
 
 def _able(test: Callable[[type[Algorithm]], bool], otherwise: str) -> str:
     """``use algorithm: x`` for the registered algorithms passing ``test``, else ``otherwise``."""

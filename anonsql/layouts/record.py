@@ -75,6 +75,7 @@ class RecordLayout(Layout[RecordFacts]):
             suffix=GENERALIZED_SUFFIX,
             coded=sorted(coded),
             labels=labels,
+            distinct_rows=self.partitioning.rows_are_vectors(ws),
             working_table="",  # a published companion: logged, unlike the working tables
         )
         ws.engine.analyze(names.recoding)

@@ -146,6 +146,7 @@ def measure(release: BuiltRelease) -> Measurement:
             settings,
             with_population=False,
             counted=release.staged.partitioning.rows_weight,
+            classes_are_rows=release.staged.partitioning.rows_are_vectors(ws),
         )
     else:
         source = source_figures(e, resolved.source, resolved.qids, settings, with_population=True)

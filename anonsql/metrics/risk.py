@@ -155,9 +155,10 @@ def relation_risk(
     population: PopulationTable | None,
     classes: TableName | None = None,
     counted: str | None = None,
+    classes_are_rows: bool = False,
 ) -> RiskReport:
     """The risk of ``relation`` under ``settings`` (a population table only when given;
-    ``classes``: the relation's class table, see :func:`anonsql.risk.measure_risk`)."""
+    ``classes``, ``counted``, ``classes_are_rows``: see :func:`anonsql.risk.measure_risk`)."""
     threshold = float(settings.get("threshold", DEFAULT_THRESHOLD))
     try:
         return measure_risk(
@@ -169,6 +170,7 @@ def relation_risk(
             threshold=threshold,
             classes=classes,
             counted=counted,
+            classes_are_rows=classes_are_rows,
         )
     except SpecError as err:
         if err.key.startswith("risk"):
@@ -184,12 +186,22 @@ def source_figures(
     *,
     with_population: bool,
     counted: str | None = None,
+    classes_are_rows: bool = False,
 ) -> dict[str, float]:
     """The source's figures for the certificate (journalist and marketer from the population
     table when ``with_population`` and the settings name one); ``counted``: ``relation``'s
-    column of row multiplicities, when its rows are grouped."""
+    column of row multiplicities, when its rows are grouped (``classes_are_rows``: one row per
+    class)."""
     table = population_table(settings) if with_population else None
-    report = relation_risk(engine, relation, qids, settings, population=table, counted=counted)
+    report = relation_risk(
+        engine,
+        relation,
+        qids,
+        settings,
+        population=table,
+        counted=counted,
+        classes_are_rows=classes_are_rows,
+    )
     out = dict(report.figures())
     out["journalist.from_population_table"] = float(report.journalist_source == "population")
     return out

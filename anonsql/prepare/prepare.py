@@ -10,7 +10,7 @@ sensitive values) or, for 1:M data, ``persons`` and ``items`` (:mod:`anonsql.pre
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -23,7 +23,7 @@ from anonsql.algorithms.workspace import (
     new_run_id,
     work_schema,
 )
-from anonsql.engines import Engine
+from anonsql.engines import Engine, TypeClass
 from anonsql.errors import SpecError
 from anonsql.hierarchies import Hierarchies, materialize, uncovered, uncovered_rows
 from anonsql.prepare.ancestors import ancestors_table, hierarchy_ancestors
@@ -108,6 +108,7 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
         sensitive=resolved.sensitive,
         leaves=leaves,
         weight=weight,
+        distinct_leaves=leaves_distinct(resolved, dims),
     )
     # the rows join each categorical value to its leaf, so a value that is not a leaf drops its
     # row: rows (or weights) as many as the source's rows mean every value is covered, and the
@@ -120,6 +121,16 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
     return replace(
         workspace, sensitive=tuple(count_values(workspace, s) for s in workspace.sensitive)
     )
+
+
+def leaves_distinct(resolved: Resolved, dims: Sequence[Dimension]) -> bool:
+    """Whether distinct values of each categorical quasi-identifier always have distinct
+    leaves. Values are joined to their leaves by their text, and only a text column's values
+    are their own text: two values of another type can share one (a date's, a decimal's), so
+    rows grouped by their values must be grouped again by their leaves
+    (``prepare/create_rows`` on PostgreSQL)."""
+    types = {c.name: c.type_class for c in resolved.catalog}
+    return all(types.get(d.column) is TypeClass.TEXT for d in dims if not d.is_numeric)
 
 
 def materialize_dimensions(

@@ -196,17 +196,23 @@ def class_sizes(
     *,
     classes: TableName | None = None,
     counted: str | None = None,
+    classes_are_rows: bool = False,
 ) -> ClassSizes:
     """The class-size distribution of ``relation`` over ``qids`` (one aggregate statement);
     read from ``classes``, a class table built from ``relation`` (QID columns and
     ``class_size``), when one is given; ``counted``: a column of ``relation`` holding how many
-    rows each of its rows stands for (a grouped relation)."""
+    rows each of its rows stands for (a grouped relation); ``classes_are_rows``: no two rows
+    of ``relation`` share their ``qids``, so each is a class of ``counted`` rows (nothing to
+    group)."""
+    if classes_are_rows and counted is None:
+        raise ValueError("classes_are_rows needs the counted column")
     rows = engine.query(
         "risk/class_sizes",
         relation=relation,
         qids=_check_qids(qids),
         classes=classes,
         counted=counted,
+        classes_are_rows=classes_are_rows,
     )
     if not rows:
         return ClassSizes(np.zeros(0, np.int64), np.zeros(0, np.int64))

@@ -185,6 +185,7 @@ def measure_risk(
     snb_form: SnbForm = "arx",
     classes: TableName | None = None,
     counted: str | None = None,
+    classes_are_rows: bool = False,
 ) -> RiskReport:
     """Measure the re-identification risk of any table or view given its quasi-identifiers.
 
@@ -194,11 +195,14 @@ def measure_risk(
     weights; ARX's default (USA). ``classes``, a class table of ``relation`` (its QID columns and
     ``class_size``, e.g. a release's ``__classes``), gives the class sizes without grouping
     ``relation`` again. ``counted``: a column of ``relation`` holding how many rows each of its
-    rows stands for (a grouped relation; not with a population table or a weight).
+    rows stands for (a grouped relation; not with a population table or a weight);
+    ``classes_are_rows``: besides, no two rows share their QIDs (each row is a class).
     """
     if counted is not None and (population_table is not None or weight is not None):
         raise ValueError("counted rows cannot be matched to a population table or weighted")
-    sizes = class_sizes(engine, relation, qids, classes=classes, counted=counted)
+    sizes = class_sizes(
+        engine, relation, qids, classes=classes, counted=counted, classes_are_rows=classes_are_rows
+    )
     pairs = weighted = None
     model = population
     if population_table is not None:

@@ -111,3 +111,59 @@ def test_codes_are_dense_ranks_with_null_last(
         == expected
     )
     assert int(engine.query("prepare/working_rows", rows=weighted, weight="w")[0][0]) == len(text)
+
+
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    values=st.lists(
+        st.tuples(st.sampled_from(["x", "y", "zz", "y y"]), st.integers(0, 3)), min_size=1
+    )
+)
+def test_weighted_rows_of_text_columns_need_no_second_grouping(
+    engine: Engine, values: list[tuple[str, int]]
+) -> None:
+    # a text column's distinct values have distinct leaves, so PostgreSQL's weighted rows
+    # (distinct combinations first, then their leaves) need not be grouped again by their
+    # codes (distinct_leaves): both forms give one row per code vector, counted as Python does
+    schema = "weighted_leaves"
+    engine.ensure_schema(schema)
+    n = next(_tables)
+    source, leaves = TableName(f"src{n}", schema), TableName(f"leaves{n}", schema)
+    engine.load_arrow(
+        source,
+        pa.table(
+            {
+                "c": pa.array([v[0] for v in values], pa.string()),
+                "g": pa.array([v[1] for v in values], pa.int64()),
+            }
+        ),
+    )
+    labels = ["x", "y", "y y", "zz"]
+    engine.load_arrow(
+        leaves,
+        pa.table(
+            {"value": pa.array(labels, pa.string()), "leaf_rank": pa.array(range(4), pa.int64())}
+        ),
+    )
+    dims = [
+        Dimension(index=0, column="c", kind="categorical"),
+        Dimension(index=1, column="g", kind="numeric"),
+    ]
+    counted = collections.Counter((labels.index(c), g) for c, g in values)
+    expected = sorted((0, c, g, w) for (c, g), w in counted.items())
+    for distinct in (False, True):
+        rows = TableName(f"rows{n}_{int(distinct)}", schema)
+        engine.run(
+            "prepare/create_rows",
+            rows=rows,
+            source=source,
+            dims=dims,
+            sensitive=[],
+            leaves={0: leaves},
+            weight="w",
+            distinct_leaves=distinct,
+        )
+        got = sorted(tuple(int(v) for v in r) for r in engine.query("select_all", relation=rows))
+        assert got == expected

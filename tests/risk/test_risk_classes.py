@@ -115,6 +115,22 @@ def test_matches_pandas_on_random_tables(engine: Engine) -> None:
         assert dict(zip(sizes.sizes.tolist(), sizes.classes.tolist(), strict=True)) == expected
 
 
+def test_grouped_relation_with_one_row_per_class(engine: Engine) -> None:
+    # Mondrian's weighted working rows without sensitive codes: one row per class, its size
+    # counted; read row by row they give what grouping them gives
+    counts = [3, 1, 1, 2, 2, 7]
+    relation = load(
+        engine,
+        {HOSTILE[0]: ["A", "B", None, "C", "D", "E"], HOSTILE[1]: [1, 1, 1, 2, 2, 3], "n": counts},
+    )
+    grouped = class_sizes(engine, relation, HOSTILE[:2], counted="n")
+    rows = class_sizes(engine, relation, HOSTILE[:2], counted="n", classes_are_rows=True)
+    assert rows.sizes.tolist() == grouped.sizes.tolist() == [1, 2, 3, 7]
+    assert rows.classes.tolist() == grouped.classes.tolist() == [2, 2, 1, 1]
+    with pytest.raises(ValueError, match="counted"):
+        class_sizes(engine, relation, HOSTILE[:2], classes_are_rows=True)
+
+
 def test_errors_name_the_problem(engine: Engine) -> None:
     relation = load(engine, {"q": ["a"]})
     with pytest.raises(SpecError, match="no quasi-identifier"):

@@ -78,9 +78,7 @@ def _csv_carries(description: Sequence[Any]) -> bool:
     """Whether CSV carries every column exactly (booleans, integers, floats in PostgreSQL's
     shortest exact form, text) and the names are distinct."""
     names = [c.name for c in description]
-    return len(set(names)) == len(names) and all(
-        c.type_code in _ARROW_BY_OID for c in description
-    )
+    return len(set(names)) == len(names) and all(c.type_code in _ARROW_BY_OID for c in description)
 
 
 def _csv_table(description: Sequence[Any], data: bytes) -> pa.Table:

@@ -435,5 +435,3 @@ def _batch(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
         ],
         schema=schema,
     )
-
-

@@ -5,9 +5,11 @@
 
    Weighted (``weight``): the source's rows are counted per distinct combination of the columns
    the codes are made of first, and only those combinations are joined to the leaf and rank
-   tables and grouped again by their codes (two values of one text share a leaf). At 1e7 rows
-   PostgreSQL probed each of six leaf tables with every source row (about 6 s of the
-   statement's 18 s, in three processes); the combinations are ~9 % of the rows. #}
+   tables and grouped again by their codes (two values of one text share a leaf), unless
+   ``distinct_leaves`` (every categorical column is text: anonsql.prepare.prepare.leaves_distinct)
+   says distinct combinations have distinct codes. At 1e7 rows PostgreSQL probed each of six
+   leaf tables with every source row (about 6 s of the statement's 18 s, in three processes);
+   the combinations are ~9 % of the rows. Grouping them again sorted them (2-3.5 s of 15 s). #}
 {% from "prepare/_coded.sql" import coded_qids, coded_columns, leaf_joins %}
 {% set raw = ((dims | map(attribute='column') | list) + (sensitive | map(attribute='column') | list)) | unique(case_sensitive=true) | list %}
 CREATE {{ working_table }}TABLE {{ rows | qname }} AS
@@ -17,7 +19,8 @@ CREATE {{ working_table }}TABLE {{ rows | qname }} AS
   FROM (SELECT DISTINCT {{ s.column | ident }} AS value FROM {{ source | qname }}) AS d
 ){{ "," if not loop.last }}
 {% endfor %}
-{% if weight %}
+{% set regroup = weight and not (distinct_leaves | default(false)) %}
+{% if regroup %}
 SELECT {{ coded_columns(dims, sensitive) }}, CAST(SUM(coded.__anonsql_n) AS BIGINT) AS {{ weight | ident }}
 FROM (
 {% endif %}
@@ -28,7 +31,8 @@ SELECT
   , COALESCE({{ ('r' ~ loop.index0) | ident }}.code, (SELECT MAX(code) FROM {{ ('ranks' ~ loop.index0) | ident }})) AS {{ s.code | ident }}
 {% endfor %}
 {% if weight %}
-  , src.__anonsql_n
+  , {% if regroup %}src.__anonsql_n{% else %}CAST(src.__anonsql_n AS BIGINT) AS {{ weight | ident }}{% endif %}
+
 FROM (
   SELECT {% for c in raw %}s.{{ c | ident }}, {% endfor %}COUNT(*) AS __anonsql_n
   FROM {{ source | qname }} AS s
@@ -42,7 +46,7 @@ FROM {{ source | qname }} AS src
 LEFT JOIN {{ ('ranks' ~ loop.index0) | ident }} AS {{ ('r' ~ loop.index0) | ident }}
   ON {{ ('r' ~ loop.index0) | ident }}.value = src.{{ s.column | ident }}
 {% endfor %}
-{% if weight %}
+{% if regroup %}
 ) AS coded
 GROUP BY {{ coded_columns(dims, sensitive) }}
 {% endif %}

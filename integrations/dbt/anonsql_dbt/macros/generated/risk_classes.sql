@@ -27,10 +27,18 @@ matched AS (
   GROUP BY {{ anonsql_dbt.risk__keys(qids) }}
 ){%- endmacro %}
 {# One row per class of the relation: its size n (the sum of `counted` when the relation's rows
-   are grouped, each standing for that many rows). #}
-{% macro risk__class_rows(relation, qids, counted=none) -%}
+   are grouped, each standing for that many rows). `classes_are_rows`: no two rows of the
+   relation share their quasi-identifiers, so each row is a class of `counted` rows and nothing
+   is grouped (Mondrian's weighted working rows: at 1e7 rows on PostgreSQL grouping their
+   885,387 rows again took 2.6 s). #}
+{% macro risk__class_rows(relation, qids, counted=none, classes_are_rows=false) -%}
 class_rows AS (
+{% if classes_are_rows %}
+  SELECT CAST(r.{{ anonsql_dbt.ident(counted) }} AS BIGINT) AS n
+  FROM {{ anonsql_dbt.qname(relation) }} AS r
+{% else %}
   SELECT CAST({% if counted %}SUM({{ anonsql_dbt.ident(counted) }}){% else %}COUNT(*){% endif %} AS BIGINT) AS n
   FROM {{ anonsql_dbt.qname(relation) }} AS r
   GROUP BY {% for q in qids %}{{ anonsql_dbt.ident(q) }}{{ ", " if not loop.last }}{% endfor %}
+{% endif %}
 ){%- endmacro %}
