@@ -276,9 +276,7 @@ def _delta(
             parts=hash_parts(resolved.rows),
             **keys,
         )
-        sums, batch_is_view = _batch_sums(
-            engine, batch, table("repeated"), resolved.source, columns
-        )
+        sums, batch_is_view = _batch_sums(engine, batch, resolved.source, columns)
     else:
         sums = _key_sums(engine, resolved.source, columns=columns)
         if not _changed_by_key(engine, resolved, history, sums, batch, deleted):
@@ -375,17 +373,17 @@ def _key_sums(
 
 
 def _batch_sums(
-    engine: Engine, batch: TableName, hashes: TableName, source: Relation, columns: list[str]
+    engine: Engine, batch: TableName, source: Relation, columns: list[str]
 ) -> tuple[tuple[int, int, int], bool]:
     """A new history's key sums (:func:`_key_sums`) of its keyed batch, and whether the batch
-    is a view. Where the engine's batch is a view giving every row ordinal 1 beside a table of
-    the rows' hashes (``Engine.numbers_repeats_after_sums``), the sums are read of the hashes
-    with their distinct count, and only when some hash repeats is the batch made a keyed copy
+    is a view. Where the engine's batch is a view giving every row ordinal 1
+    (``Engine.numbers_repeats_after_sums``), the sums are read of the source's row hashes with
+    their distinct count, and only when some hash repeats is the batch made a keyed copy
     numbered by a window (``versions/number_repeats``: most sources have no repeated row)."""
     if not engine.numbers_repeats_after_sums:
         return _key_sums(engine, batch), True
     n, first, second, distinct = engine.query(
-        "versions/key_sums", relation=hashes, columns=[], key_hash="h", distinct=True
+        "versions/key_sums", relation=source, columns=columns, key_hash=KEY_HASH, distinct=True
     )[0]
     repeats = int(distinct) < int(n)
     if repeats:

@@ -116,14 +116,6 @@ WHERE
     AND table_name IN ('people__left_rows', 'people__history', 'people__labels')
   );
 
-CREATE UNLOGGED TABLE "anonsql_work_RUN"."v_repeated" AS
-SELECT
-  HASHTEXTEXTENDED(
-    CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
-    0
-  ) AS h
-FROM "main"."people" AS s;
-
 CREATE VIEW "anonsql_work_RUN"."v_batch" AS
 SELECT
   s.*,
@@ -135,15 +127,29 @@ SELECT
 FROM "main"."people" AS s;
 
 SELECT
-  COUNT(*) AS n,
-  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
-  COUNT(DISTINCT k.h) AS distinct_keys
+  COALESCE(SUM(g.c), 0) AS n,
+  COALESCE(SUM((
+    g.h % 1000000007
+  ) * g.c), 0) AS first_sum,
+  COALESCE(SUM((
+    g.h % 998244353
+  ) * g.c), 0) AS second_sum,
+  COUNT(*) AS distinct_keys
 FROM (
   SELECT
-    r."h" AS h
-  FROM "anonsql_work_RUN"."v_repeated" AS r
-) AS k;
+    k.h,
+    COUNT(*) AS c
+  FROM (
+    SELECT
+      HASHTEXTEXTENDED(
+        CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
+        0
+      ) AS h
+    FROM "main"."people" AS s
+  ) AS k
+  GROUP BY
+    k.h
+) AS g;
 
 SELECT
   COUNT(*)
