@@ -95,10 +95,12 @@ class Engine(ABC):
     #: exactly when the values are not distinct.
     hashes_null_safe_joins: ClassVar[bool] = True
     #: Whether a new history's keyed batch (``versions/keyed_batch``) is a view giving every row
-    #: ordinal 1, whose key sums are read of the source's row hashes with their distinct count
-    #: (``versions/key_sums``, ``distinct``); only when some hash repeats is the batch made a
-    #: keyed copy numbered by a window (``versions/number_repeats``). PostgreSQL's batch was a
-    #: keyed copy of the source, numbered by a window that sorted every row.
+    #: ordinal 1, whose key sums (with their distinct count) are read of the history's rows and
+    #: held rows once placed (``versions/placed_keys``); only when some hash repeats is the
+    #: batch made a keyed copy numbered by a window (``versions/number_repeats``) and the
+    #: history written again (VersionedRecordLayout). PostgreSQL's batch was a keyed copy of the
+    #: source, numbered by a window that sorted every row, and its key sums then hashed every
+    #: source row a second time.
     numbers_repeats_after_sums: ClassVar[bool] = False
 
     #: The engine's own SQL templates (``anonsql/engines/<name>/templates/``): those only it runs

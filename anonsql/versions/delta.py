@@ -85,7 +85,9 @@ class Delta:
     pending_deletions: int
     applied: TableName | None
     applied_deletions: int
-    checksum: str
+    #: The source's checksum (rows and the first key sum); None: a new history's, summed of
+    #: its rows once placed (``Engine.numbers_repeats_after_sums``, VersionedRecordLayout).
+    checksum: str | None
     #: Why the history started again at this version (``--replace``, a changed spec), if so.
     replaced: str | None
     #: Whether the kept history has a label dictionary (its columns may hold codes).
@@ -276,7 +278,10 @@ def _delta(
             parts=hash_parts(resolved.rows),
             **keys,
         )
-        sums, batch_is_view = _batch_sums(engine, batch, resolved.source, columns)
+        # where the engine sums a new history's keys once its rows are placed
+        # (Engine.numbers_repeats_after_sums), the batch is counted as the resolve step
+        # counted the source, and its checksum is read later (VersionedRecordLayout)
+        sums = None if engine.numbers_repeats_after_sums else _key_sums(engine, batch)
     else:
         sums = _key_sums(engine, resolved.source, columns=columns)
         if not _changed_by_key(engine, resolved, history, sums, batch, deleted):
@@ -287,14 +292,17 @@ def _delta(
             )
             engine.run("versions/batch", target=batch, keyed=keyed, rows=history, **keys)
             engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **keys)
-    checksum = f"{sums[0]}:{sums[1]}"
+    checksum = f"{sums[0]}:{sums[1]}" if sums is not None else None
     # the algorithm's working rows join the batch to every hierarchy: without statistics
-    # PostgreSQL estimates those joins at one row and nested-loops over them (a view of the
-    # source has the source's)
-    if history is not None or not batch_is_view:
+    # PostgreSQL estimates those joins at one row and nested-loops over them (a new history's
+    # batch is a view of the source, which has the source's)
+    if history is not None:
         engine.analyze(batch)
-    # a new history's batch was just counted by its key sums
-    batch_rows = sums[0] if history is None else engine.count_rows(batch)
+    # a new history's batch was just counted by its key sums (or by the resolve step)
+    if history is not None:
+        batch_rows = engine.count_rows(batch)
+    else:
+        batch_rows = sums[0] if sums is not None else resolved.rows
     applied: TableName | None = None
     pending = applied_rows = 0
     if history is not None:
@@ -370,32 +378,6 @@ def _key_sums(
         distinct=False,
     )[0]
     return int(n), int(first), int(second)
-
-
-def _batch_sums(
-    engine: Engine, batch: TableName, source: Relation, columns: list[str]
-) -> tuple[tuple[int, int, int], bool]:
-    """A new history's key sums (:func:`_key_sums`) of its keyed batch, and whether the batch
-    is a view. Where the engine's batch is a view giving every row ordinal 1
-    (``Engine.numbers_repeats_after_sums``), the sums are read of the source's row hashes with
-    their distinct count, and only when some hash repeats is the batch made a keyed copy
-    numbered by a window (``versions/number_repeats``: most sources have no repeated row)."""
-    if not engine.numbers_repeats_after_sums:
-        return _key_sums(engine, batch), True
-    n, first, second, distinct = engine.query(
-        "versions/key_sums", relation=source, columns=columns, key_hash=KEY_HASH, distinct=True
-    )[0]
-    repeats = int(distinct) < int(n)
-    if repeats:
-        engine.run(
-            "versions/number_repeats",
-            target=batch,
-            source=source,
-            columns=columns,
-            key_hash=KEY_HASH,
-            key_ord=KEY_ORD,
-        )
-    return (int(n), int(first), int(second)), not repeats
 
 
 def _changed_by_key(

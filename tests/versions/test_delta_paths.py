@@ -140,3 +140,23 @@ def test_hash_parts() -> None:
     assert delta.hash_parts(delta.ROWS_PER_HASH_PART) == 1
     assert delta.hash_parts(delta.ROWS_PER_HASH_PART + 1) == 2
     assert delta.hash_parts(1_000_000_000) == 8
+
+
+def test_new_history_checksum_is_the_sources(engine: Engine, tmp_path: Path) -> None:
+    """A new history's checksum describes the source as ``anonsql status`` reads it, however
+    it was summed (PostgreSQL sums the keys of the rows once placed, and writes the history
+    again, numbered, when a hash repeats: Engine.numbers_repeats_after_sums)."""
+    load_people(engine)
+    copies(engine, 3)
+    spec = people_spec(tmp_path, k=K, record_level="acknowledged")
+    api.run(spec, engine=engine)
+    status = api.status(engine, "anon.people")
+    assert not status.stale and status.new_rows == 0 and status.held_rows == 0
+    # every source row is published once, the copies numbered 1..4
+    whole = history(engine)
+    assert len(whole) == engine.count_rows(TableName("people", "main"))
+    assert len({row[:2] for row in whole}) == len(whole)
+    assert {"1", "2", "3", "4"} <= {row[1] for row in whole}
+    # one more copy: the source is no longer the certified one
+    engine.execute("INSERT INTO main.people SELECT * FROM main.twin")
+    assert api.status(engine, "anon.people").stale

@@ -1073,6 +1073,13 @@ FROM "temp"."anonsql_work_RUN__v_batch" AS b
 JOIN "anon_private"."people__recoding" AS m
   ON m."age" = b."age" AND m."city" = CAST(b."city" AS VARCHAR) AND m."income" = b."income") AS p
 WHERE NOT p.__anonsql_suppressed;
+SELECT table_schema, table_name, table_type
+FROM information_schema.tables
+WHERE (table_schema = 'anon_private' AND table_name IN ('people__held'));
+CREATE TABLE "anon_private"."people__held" AS
+SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
+FROM "temp"."anonsql_work_RUN__v_batch" AS b
+WHERE 1 = 0;
 CREATE TABLE "anon_private"."people__left_rows" AS
 SELECT r.*, CAST(NULL AS INTEGER) AS __anonsql_until
 FROM "anon_private"."people__version_rows" AS r
@@ -1082,13 +1089,6 @@ CREATE TABLE "anon_private"."people__versions" (
   deleted_rows BIGINT, held_rows BIGINT, pending_deletions BIGINT, source_checksum VARCHAR,
   spec_sha256 VARCHAR, run_id VARCHAR
 );
-SELECT table_schema, table_name, table_type
-FROM information_schema.tables
-WHERE (table_schema = 'anon_private' AND table_name IN ('people__held'));
-CREATE TABLE "anon_private"."people__held" AS
-SELECT b."__anonsql_row_hash", b."__anonsql_row_ord"
-FROM "temp"."anonsql_work_RUN__v_batch" AS b
-WHERE 1 = 0;
 CREATE VIEW "anon_private"."people__released" AS
 SELECT r."age" AS "age", r."city" AS "city", r."income" AS "income", r."disease" AS "disease", r."note" AS "note"
 FROM "anon_private"."people__version_rows" AS r;

@@ -127,31 +127,6 @@ SELECT
 FROM "main"."people" AS s;
 
 SELECT
-  COALESCE(SUM(g.c), 0) AS n,
-  COALESCE(SUM((
-    g.h % 1000000007
-  ) * g.c), 0) AS first_sum,
-  COALESCE(SUM((
-    g.h % 998244353
-  ) * g.c), 0) AS second_sum,
-  COUNT(*) AS distinct_keys
-FROM (
-  SELECT
-    k.h,
-    COUNT(*) AS c
-  FROM (
-    SELECT
-      HASHTEXTEXTENDED(
-        CAST(ROW(s."name", s."age", s."city", s."income", s."disease", s."note") AS TEXT),
-        0
-      ) AS h
-    FROM "main"."people" AS s
-  ) AS k
-  GROUP BY
-    k.h
-) AS g;
-
-SELECT
   COUNT(*)
 FROM information_schema.schemata
 WHERE
@@ -2471,6 +2446,48 @@ FROM (
 WHERE
   NOT p.__anonsql_suppressed;
 
+SELECT
+  table_schema,
+  table_name,
+  table_type
+FROM information_schema.tables
+WHERE
+  (
+    table_schema = 'anon_private' AND table_name IN ('people__held')
+  );
+
+CREATE TABLE "anon_private"."people__held" AS
+SELECT
+  b."__anonsql_row_hash",
+  b."__anonsql_row_ord"
+FROM "anonsql_work_RUN"."v_batch" AS b
+WHERE
+  1 = 0;
+
+CREATE VIEW "anonsql_work_RUN"."v_placed_keys" AS
+SELECT
+  r."__anonsql_row_hash",
+  r."__anonsql_row_ord"
+FROM "anon_private"."people__version_rows" AS r
+UNION ALL
+SELECT
+  h."__anonsql_row_hash",
+  h."__anonsql_row_ord"
+FROM "anon_private"."people__held" AS h;
+
+SELECT
+  COUNT(*) AS n,
+  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+  COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
+  COUNT(DISTINCT k.h) AS distinct_keys
+FROM (
+  SELECT
+    r."__anonsql_row_hash" AS h
+  FROM "anonsql_work_RUN"."v_placed_keys" AS r
+) AS k;
+
+DROP VIEW IF EXISTS "anonsql_work_RUN"."v_placed_keys";
+
 CREATE TABLE "anon_private"."people__left_rows" AS
 SELECT
   r.*,
@@ -2491,24 +2508,6 @@ CREATE TABLE "anon_private"."people__versions" (
   spec_sha256 TEXT,
   run_id TEXT
 );
-
-SELECT
-  table_schema,
-  table_name,
-  table_type
-FROM information_schema.tables
-WHERE
-  (
-    table_schema = 'anon_private' AND table_name IN ('people__held')
-  );
-
-CREATE TABLE "anon_private"."people__held" AS
-SELECT
-  b."__anonsql_row_hash",
-  b."__anonsql_row_ord"
-FROM "anonsql_work_RUN"."v_batch" AS b
-WHERE
-  1 = 0;
 
 ANALYZE "anon_private"."people__version_rows";
 
