@@ -293,15 +293,14 @@ def _delta(
             engine.run("versions/batch", target=batch, keyed=keyed, rows=history, **keys)
             engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **keys)
     checksum = f"{sums[0]}:{sums[1]}" if sums is not None else None
-    # the algorithm's working rows join the batch to every hierarchy: without statistics
-    # PostgreSQL estimates those joins at one row and nested-loops over them (a new history's
-    # batch is a view of the source, which has the source's)
     if history is not None:
+        # the algorithm's working rows join the batch to every hierarchy: without statistics
+        # PostgreSQL estimates those joins at one row and nested-loops over them (a new
+        # history's batch is a view of the source, which has the source's)
         engine.analyze(batch)
-    # a new history's batch was just counted by its key sums (or by the resolve step)
-    if history is not None:
         batch_rows = engine.count_rows(batch)
     else:
+        # a new history's batch was just counted by its key sums, or by the resolve step
         batch_rows = sums[0] if sums is not None else resolved.rows
     applied: TableName | None = None
     pending = applied_rows = 0
