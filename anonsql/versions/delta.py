@@ -43,7 +43,7 @@ from anonsql.sql import SqlRenderer, TableName
 from anonsql.sql.quoting import TEMPLATE_DIALECT
 from anonsql.sql.relations import Relation
 from anonsql.versions.checksum import checksum
-from anonsql.versions.names import KEY_HASH, KEY_ORD, VersionNames
+from anonsql.versions.names import KEY_HASH, KEY_PARAMS, VersionNames
 from anonsql.versions.status import last_version
 
 #: The ``--replace`` fix, named in every refusal to re-publish.
@@ -258,7 +258,6 @@ def _delta(
     def table(kind: str) -> TableName:
         return TableName(f"v_{kind}", work_schema(run_id))
 
-    keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
     columns = [c.name for c in resolved.catalog]
     # the version's rows are the published part of the history: what is compared with the source
     history = names.rows if previous is not None else None
@@ -276,7 +275,7 @@ def _delta(
             source=resolved.source,
             columns=columns,
             parts=hash_parts(resolved.rows),
-            **keys,
+            **KEY_PARAMS,
         )
         # where the engine sums a new history's keys once its rows are placed
         # (Engine.numbers_repeats_after_sums), the batch is counted as the resolve step
@@ -288,10 +287,14 @@ def _delta(
             # the exact path: every source row keyed, then compared with the history's
             keyed = table("keyed")
             engine.run(
-                "versions/keyed", target=keyed, source=resolved.source, columns=columns, **keys
+                "versions/keyed",
+                target=keyed,
+                source=resolved.source,
+                columns=columns,
+                **KEY_PARAMS,
             )
-            engine.run("versions/batch", target=batch, keyed=keyed, rows=history, **keys)
-            engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **keys)
+            engine.run("versions/batch", target=batch, keyed=keyed, rows=history, **KEY_PARAMS)
+            engine.run("versions/deleted", target=deleted, rows=history, keyed=keyed, **KEY_PARAMS)
     checksum = f"{sums[0]}:{sums[1]}" if sums is not None else None
     if history is not None:
         # the algorithm's working rows join the batch to every hierarchy: without statistics
@@ -330,7 +333,7 @@ def _delta(
             deleted=deleted,
             classes=ready,
             columns=read,
-            **keys,
+            **KEY_PARAMS,
         )
         applied = table("applied")
         engine.run("versions/applied", target=applied, classes=ready, refusals=refusals(remaining))
@@ -401,7 +404,6 @@ def _changed_by_key(
     stay unshown or go on being served, never be shown in a class of their own: staleness, not
     a disclosure."""
     columns = [c.name for c in resolved.catalog]
-    keys = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
     changes = TableName("v_changes", batch.schema)
     engine.run(
         "versions/changes",
@@ -409,10 +411,10 @@ def _changed_by_key(
         source=resolved.source,
         rows=history,
         columns=columns,
-        **keys,
+        **KEY_PARAMS,
     )
-    engine.run("versions/new_rows", target=batch, changes=changes, columns=columns, **keys)
-    engine.run("versions/gone_rows", target=deleted, rows=history, changes=changes, **keys)
+    engine.run("versions/new_rows", target=batch, changes=changes, columns=columns, **KEY_PARAMS)
+    engine.run("versions/gone_rows", target=deleted, rows=history, changes=changes, **KEY_PARAMS)
     engine.drop(changes)
     published = _key_sums(engine, history)
     new, gone = _key_sums(engine, batch), _key_sums(engine, deleted)

@@ -16,7 +16,7 @@ from anonsql.privacy.check import GROUP_ROWS, Grouping, PlannedCheck
 from anonsql.spec.output import GENERALIZED_SUFFIX, OutputNames
 from anonsql.sql import TableName
 from anonsql.versions.delta import Delta, spec_sha256
-from anonsql.versions.names import KEY_HASH, KEY_ORD
+from anonsql.versions.names import KEY_HASH, KEY_PARAMS
 from anonsql.versions.pairs import differencing_violations
 
 #: The violation counting the version's rows that its table holds beyond (or short of) the
@@ -33,8 +33,6 @@ MAX_CODED_LABELS = 10_000
 #: 8 ms). Below this size the write saves a few seconds and text keeps analysts' queries at
 #: a frozen table's speed; above it, decoding is a small part of any query on the release.
 CODED_FROM_ROWS = 50_000_000
-
-_KEYS = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class VersionedRecordLayout(RecordLayout):
             "columns": columns,
             "dims": ws.dimensions,
             "suffix": GENERALIZED_SUFFIX,
-            **_KEYS,
+            **KEY_PARAMS,
         }
         checksum = d.checksum
         if not d.history_exists:
@@ -133,7 +131,7 @@ class VersionedRecordLayout(RecordLayout):
             placed=vn.rows,
             flagged=False,
             nothing_held=self.partitioning.suppressed_rows == 0,
-            **_KEYS,
+            **KEY_PARAMS,
         )
 
     def _placed_checksum(self, placing: dict[str, Any]) -> str:
@@ -149,7 +147,7 @@ class VersionedRecordLayout(RecordLayout):
         e = self.workspace.engine
         keys = TableName("v_placed_keys", d.work_schema)
         sums = {"relation": keys, "columns": [], "key_hash": KEY_HASH}
-        e.run("versions/placed_keys", target=keys, rows=vn.rows, held=vn.held, **_KEYS)
+        e.run("versions/placed_keys", target=keys, rows=vn.rows, held=vn.held, **KEY_PARAMS)
         n, first, _, distinct = e.query("versions/key_sums", **sums, distinct=True)[0]
         if int(distinct) < int(n) or int(n) != d.batch_rows:
             e.drop(keys, view=True)
@@ -159,11 +157,11 @@ class VersionedRecordLayout(RecordLayout):
                 target=d.batch,
                 source=d.original.source,
                 columns=[c.name for c in d.original.catalog],
-                **_KEYS,
+                **KEY_PARAMS,
             )
             e.analyze(d.batch)
             self._create_history(placing)
-            e.run("versions/placed_keys", target=keys, rows=vn.rows, held=vn.held, **_KEYS)
+            e.run("versions/placed_keys", target=keys, rows=vn.rows, held=vn.held, **KEY_PARAMS)
             n, first, _ = e.query("versions/key_sums", **sums, distinct=False)[0]
         e.drop(keys, view=True)
         return f"{int(n)}:{int(first)}"
@@ -251,7 +249,6 @@ class VersionedRecordLayout(RecordLayout):
         left, the placed batch joins the version's rows."""
         ws, d = self.workspace, self.d
         e, vn = ws.engine, d.names
-        keys = _KEYS
         placed, working_table = e.transaction_work(TableName("v_placed", d.work_schema))
         offset = int(e.query("versions/max_class", rows=vn.rows, left=vn.left)[0][0])
         e.run(
@@ -269,7 +266,7 @@ class VersionedRecordLayout(RecordLayout):
                 applied=d.applied,
                 deleted=d.deleted,
                 version=d.version,
-                **keys,
+                **KEY_PARAMS,
             )
         e.run(
             "versions/history_insert",
@@ -277,7 +274,7 @@ class VersionedRecordLayout(RecordLayout):
             placed=placed,
             columns=d.columns,
             version=d.version,
-            **keys,
+            **KEY_PARAMS,
         )
         e.drop_existing([vn.held])
         e.run(
@@ -287,7 +284,7 @@ class VersionedRecordLayout(RecordLayout):
             placed=placed,
             flagged=True,
             nothing_held=False,
-            **keys,
+            **KEY_PARAMS,
         )
         # dropped here, not in a `finally`: after an interrupted statement DuckDB refuses every
         # statement but ROLLBACK, and the working schema's end drops it anyway

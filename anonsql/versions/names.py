@@ -10,6 +10,8 @@ from anonsql.sql import TableName
 #: The row key's columns: a hash of every source column, and an ordinal among identical rows.
 KEY_HASH = "__anonsql_row_hash"
 KEY_ORD = "__anonsql_row_ord"
+#: The key columns as the templates that read or write row keys take them.
+KEY_PARAMS = {"key_hash": KEY_HASH, "key_ord": KEY_ORD}
 
 
 @dataclass(frozen=True)
