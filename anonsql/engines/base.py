@@ -361,6 +361,13 @@ class Engine(ABC):
         planner settings for its own statements; none by default)."""
         yield
 
+    @contextmanager
+    def writing_every_row(self) -> Iterator[None]:
+        """Around a statement that writes a table of every source row (a new history, a
+        frozen copy of it): the engine's settings for a write that one process does (none by
+        default; PostgreSQL's, :meth:`PostgresEngine.writing_every_row`)."""
+        yield
+
     def scratch(self, target: TableName, data: pa.Table) -> TableName:
         """A small table the next statements of a run read (a round's decisions), replacing the
         previous one of that name; returns the name to read it by. By default it is (re)created

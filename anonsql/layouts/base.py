@@ -218,7 +218,8 @@ class Layout(ABC, Generic[F]):
         ``kind`` TABLE) a frozen copy of it."""
         e = self.workspace.engine
         if kind == "TABLE":
-            e.run("publish/frozen", target=target, released=released)
+            with e.writing_every_row():
+                e.run("publish/frozen", target=target, released=released)
             return
         # a model whose statistic SQL cannot compute (a population-uniqueness estimate) is bound
         # to the released rows now; its guard then withholds the release once they change

@@ -85,7 +85,8 @@ class VersionedRecordLayout(RecordLayout):
         if kind == "VIEW":
             e.run("versions/version_view", target=names.main, **view)
         else:
-            e.run("publish/frozen", target=names.main, released=names.released)
+            with e.writing_every_row():
+                e.run("publish/frozen", target=names.main, released=names.released)
         touched = self._touched()
         if touched is not None:
             e.run(
@@ -122,7 +123,8 @@ class VersionedRecordLayout(RecordLayout):
         and ~1.7 GB), and the batch's rows no class took, held back."""
         d, vn = self.d, self.d.names
         e = self.workspace.engine
-        e.run("versions/history_create", target=vn.rows, version=d.version, **placing)
+        with e.writing_every_row():
+            e.run("versions/history_create", target=vn.rows, version=d.version, **placing)
         e.drop_existing([vn.held])
         e.run(
             "versions/held",

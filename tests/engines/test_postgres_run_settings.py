@@ -6,6 +6,7 @@ counted as the run's statements."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,40 @@ def test_a_failed_run_sets_them_back_and_a_spec_setting_is_kept(
         )
         assert set(seen) == {"16MB"}
         assert current(engine)["work_mem"] == "16MB"
+
+
+WORKERS = PostgresEngine.single_writer_setting[0]
+
+
+def _workers_at_history_writes(engine: PostgresEngine, tmp_path: Path) -> list[str]:
+    """The session's worker setting each time a statement writing a history runs."""
+    seen: list[str] = []
+
+    def listen(sql: str) -> None:
+        if re.match(r'\s*CREATE TABLE \S+__version_rows" AS', sql):
+            seen.append(str(engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0]))
+
+    engine.listeners.append(listen)
+    try:
+        api.run(people_spec(tmp_path), engine=engine, replace=True)
+    finally:
+        engine.listeners.remove(listen)
+    return seen
+
+
+def test_a_history_is_written_with_one_worker_and_the_setting_set_back(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """``PostgresEngine.writing_every_row``: the new history's CREATE TABLE AS runs with one
+    parallel worker (its leader writes every row), and the session's value is back after it;
+    a lower session value and a spec's value are kept."""
+    with PostgresEngine(pg_database) as engine:
+        load_people(engine)
+        engine.execute(f"SET {WORKERS} = 3")
+        assert _workers_at_history_writes(engine, tmp_path) == ["1"]
+        assert engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0] == "3"
+        engine.execute(f"SET {WORKERS} = 0")
+        assert _workers_at_history_writes(engine, tmp_path) == ["0"]
+        engine.apply_settings({WORKERS: 4})
+        assert _workers_at_history_writes(engine, tmp_path) == ["4"]
+        assert engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0] == "4"
