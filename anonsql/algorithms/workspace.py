@@ -18,7 +18,7 @@ from anonsql.engines import Engine
 from anonsql.hierarchies.model import Hierarchy
 from anonsql.privacy.base import PrivacyModel
 from anonsql.spec.dependencies import FunctionalDependency
-from anonsql.sql import Relation, TableName
+from anonsql.sql import CountedRows, Relation, TableName
 
 #: Prefix of the schemas holding runs' working tables.
 WORK_SCHEMA_PREFIX = "anonsql_work_"
@@ -126,6 +126,11 @@ class Workspace:
     #: :meth:`~anonsql.algorithms.base.Algorithm.working_rows_weight`); None: one row per
     #: source row.
     weight: str | None = None
+    #: The source's rows counted per distinct combination of the quasi-identifiers, sensitive
+    #: and published columns, which the weighted ``rows`` were built from and the recovery
+    #: measure reads (:attr:`~anonsql.engines.base.Engine.counts_source_once`); None where
+    #: the engine groups the source for each, or the rows are not weighted.
+    counted: CountedRows | None = None
 
     @property
     def schema(self) -> str:

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from anonsql.engines import Engine
 from anonsql.measure.linkage import CoveredQid
 from anonsql.privacy import PrivacyModel
-from anonsql.sql import Relation, TableName
+from anonsql.sql import CountedRows, Relation, TableName
 
 #: A figure beats its bound only beyond this slack (floating-point sums of shares).
 SLACK = 1e-9
@@ -141,6 +141,8 @@ class RecoverySource:
     recovered: MutableMapping[str, dict[str, int]] | None = field(
         default=None, compare=False, repr=False
     )
+    #: ``source``'s rows counted (the run's), read instead of it (``recovered_rows``).
+    counted_source: CountedRows | None = None
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ class Linkage(Attack):
             columns,
             weighted=ctx.counted,
             memo=ctx.recovery.recovered,
+            counted=ctx.recovery.counted_source,
         )
         # a row recovered on several quasi-identifiers counts once per quasi-identifier: the
         # figure is the worst quasi-identifier's share

@@ -105,6 +105,7 @@ def publish_context(release: BuiltRelease) -> AttackContext:
             tuple(CoveredQid(d.column, d.is_numeric) for d in ws.dimensions),
             tuple(c for c, col in resolved.spec.columns.items() if col.acknowledge_linked),
             release.recovered,
+            ws.counted,
         )
         if layout.name == RECOVERED_LAYOUT
         else None,

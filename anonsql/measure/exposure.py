@@ -212,6 +212,7 @@ def _exposure(
         [*columns.recovery, *extra],
         weighted=target.grouped is not None,
         memo=target.recovered,
+        counted=target.counted,
     )
     known = [c for c in extra if c not in columns.sensitive]
     if not known:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from anonsql.engines import Engine
 from anonsql.privacy.check import Grouping, PlannedCheck, run_checks
 from anonsql.resolve.linked import LinkageColumns, LinkageFinding, linkage_columns, refinable
-from anonsql.sql import Relation, TableName
+from anonsql.sql import CountedRows, Relation, TableName
 from anonsql.stage import exposure_columns
 
 if TYPE_CHECKING:
@@ -98,6 +98,9 @@ class LinkageTarget:
     #: The same rows grouped (:class:`Grouping`): the recovery measure reads its table
     #: instead of ``relation``, and the refined checks it serves read it too.
     grouping: Grouping | None = None
+    #: ``source``'s rows counted (a release being published: the run's
+    #: :attr:`~anonsql.algorithms.workspace.Workspace.counted`), read by the recovery measure.
+    counted: CountedRows | None = None
     #: What serves the refined checks when not ``grouping``: a later version's groups of the
     #: classes it changes (:meth:`~anonsql.layouts.base.Layout.check_grouping`).
     checked_grouping: Grouping | None = None
@@ -156,6 +159,7 @@ def recovered_rows(
     *,
     weighted: bool = False,
     memo: MutableMapping[str, dict[str, int]] | None = None,
+    counted: CountedRows | None = None,
 ) -> dict[str, int]:
     """Per quasi-identifier, the rows of ``relation`` whose generalized value is recovered
     through ``columns`` (one query for every quasi-identifier); ``weighted``: ``relation`` is
@@ -164,9 +168,12 @@ def recovered_rows(
     ``memo`` holds the figures of the queries already run, by their text, for relations that
     do not change while it lives (a release being published: the attack and the exposure
     measure ask the same question of the same relations, a full scan of the source and the
-    release each time)."""
+    release each time). ``counted``: ``source``'s rows counted, read instead of it when they
+    have every column the query groups by (the query reads distinct combinations only)."""
     if not qids:
         return {}
+    if counted is not None and counted.covers([*columns, *(q.column for q in qids)]):
+        source = counted.relation
     sql = engine.sql.render(
         "linked/recovery",
         release=relation,
@@ -360,6 +367,7 @@ def _recovered(target: LinkageTarget, columns: Sequence[str]) -> dict[str, int]:
         columns,
         weighted=target.grouped is not None,
         memo=target.recovered,
+        counted=target.counted,
     )
 
 
@@ -427,4 +435,5 @@ def built_target(release: BuiltRelease) -> LinkageTarget:
         checked=release.layout.checked_relation(built, release.kind),
         grouping=release.grouping,
         checked_grouping=release.checked_grouping,
+        counted=staged.workspace.counted,
     )

@@ -30,7 +30,7 @@ from anonsql.prepare.ancestors import ancestors_table, hierarchy_ancestors
 from anonsql.prepare.cleanup import remove_dead_workspaces
 from anonsql.prepare.persons import build_person_tables
 from anonsql.resolve import Resolved
-from anonsql.sql import Relation, TableName
+from anonsql.sql import CountedRows, Relation, TableName
 
 
 @contextlib.contextmanager
@@ -98,12 +98,14 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
     # weighted when the algorithm partitions distinct vectors (Mondrian from
     # ``weighted_from_rows``): the rows are grouped as they are built, never written one per row
     weight = resolved.algorithm.working_rows_weight(resolved.rows)
-    workspace = replace(workspace, weight=weight)
+    counted = counted_rows(resolved, workspace) if weight else None
+    workspace = replace(workspace, weight=weight, counted=counted)
     rows = workspace.work("rows")
     engine.run(
         "prepare/create_rows",
         rows=rows,
-        source=source,
+        source=counted.relation if counted else source,
+        counted=counted.count if counted else None,
         dims=dims,
         sensitive=resolved.sensitive,
         leaves=leaves,
@@ -121,6 +123,43 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
     return replace(
         workspace, sensitive=tuple(count_values(workspace, s) for s in workspace.sensitive)
     )
+
+
+#: The counted rows are kept when they are at most this share of the source's rows: a published
+#: column of many values (an amount, a free text) makes them nearly as many as the source, and
+#: the working rows are then grouped from the source itself.
+COUNTED_MAX_SHARE = 0.5
+
+
+def counted_rows(resolved: Resolved, workspace: Workspace) -> CountedRows | None:
+    """The source's rows counted per distinct combination of the quasi-identifiers, the
+    sensitive and the published columns, where the engine groups the source once for the
+    working rows and the recovery measure (``Engine.counts_source_once``) and published
+    columns make the recovery measure group it (PostgreSQL at 1e7 rows: one grouping of
+    10.6 s where the two took 8.8 and 10.6 s); None otherwise, or when they are more than
+    :data:`COUNTED_MAX_SHARE` of the source's rows (the table is dropped)."""
+    engine = workspace.engine
+    if not engine.counts_source_once or not resolved.passthrough:
+        return None
+    columns = list(
+        dict.fromkeys(
+            [
+                *(d.column for d in workspace.dimensions),
+                *(s.column for s in resolved.sensitive),
+                *resolved.passthrough,
+            ]
+        )
+    )
+    target = workspace.work("counted")
+    count = "__anonsql_n"
+    engine.run(
+        "prepare/counted_rows", target=target, source=workspace.source, columns=columns, count=count
+    )
+    if engine.count_rows(target) > COUNTED_MAX_SHARE * resolved.rows:
+        engine.drop(target)
+        return None
+    engine.analyze(target)
+    return CountedRows(target, frozenset(columns), count)
 
 
 def leaves_distinct(resolved: Resolved, dims: Sequence[Dimension]) -> bool:

@@ -17,6 +17,12 @@ def staged_for(staged: Staged, versioning: Versioning) -> Staged:
     """The staged release, published as versions when the run is versioned."""
     if versioning.delta is None:
         return staged
+    if versioning.delta.history_exists and staged.workspace.counted is not None:
+        # a later version's batch is the source's new rows: its counted rows are not the
+        # source's, which the recovery measure reads
+        staged = dataclasses.replace(
+            staged, workspace=dataclasses.replace(staged.workspace, counted=None)
+        )
     layout = staged.layout
     versioned = VersionedRecordLayout(
         layout.resolved, layout.workspace, layout.partitioning, layout.facts, versioning.delta

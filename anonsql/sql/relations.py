@@ -6,10 +6,27 @@ A :class:`JoinedRelation` renders as a parenthesized derived table, so a templat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anonsql.sql.quoting import TableName
 from anonsql.sql.render import render_fragment
+
+
+@dataclass(frozen=True)
+class CountedRows:
+    """A table of a source's rows counted per distinct combination of ``columns``
+    (``count``: how many source rows each stands for). A query that groups the source by
+    some of those columns, or reads their distinct combinations, reads it instead and gives
+    the same answer (PostgreSQL groups the source once for the working rows and the recovery
+    measure: :attr:`~anonsql.engines.base.Engine.counts_source_once`)."""
+
+    relation: TableName
+    columns: frozenset[str]
+    count: str
+
+    def covers(self, columns: Iterable[str]) -> bool:
+        return self.columns.issuperset(columns)
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,11 @@ JOIN {{ leaves[d.index] | qname }} AS {{ ('l' ~ d.index) | ident }}
 {% macro coded_columns(dims, sensitive) -%}
 pid{% for d in dims %}, {{ d.code | ident }}{% endfor %}{% for s in sensitive %}, {{ s.code | ident }}{% endfor %}
 {%- endmacro %}
-{% macro weighted_open(dims, sensitive, weight) -%}
+{# ``counted``: the source is counted rows (anonsql.sql.CountedRows), each standing for the
+   rows its count column says; the inner select passes that count as ``__anonsql_n``. #}
+{% macro weighted_open(dims, sensitive, weight, counted=none) -%}
 {% if weight %}
-SELECT {{ coded_columns(dims, sensitive) }}, CAST(COUNT(*) AS BIGINT) AS {{ weight | ident }}
+SELECT {{ coded_columns(dims, sensitive) }}, CAST({% if counted %}SUM(coded.__anonsql_n){% else %}COUNT(*){% endif %} AS BIGINT) AS {{ weight | ident }}
 FROM (
 {% endif %}
 {%- endmacro %}

@@ -187,6 +187,7 @@ class PostgresEngine(Engine):
     security_barrier_views = True
     hashes_null_safe_joins = False
     numbers_repeats_after_sums = True
+    counts_source_once = True
 
     def __init__(
         self, database: str = "", *, connection: psycopg.Connection[Any] | None = None

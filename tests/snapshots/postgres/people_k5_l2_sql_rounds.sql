@@ -2415,6 +2415,8 @@ SELECT
   *
 FROM "main"."people" AS s;
 
+SET "max_parallel_workers_per_gather" = 1;
+
 CREATE TABLE "anon_private"."people__version_rows" AS
 SELECT
   p."__anonsql_row_hash",
@@ -2445,6 +2447,8 @@ FROM (
 ) AS p
 WHERE
   NOT p.__anonsql_suppressed;
+
+SET "max_parallel_workers_per_gather" = 2;
 
 SELECT
   table_schema,

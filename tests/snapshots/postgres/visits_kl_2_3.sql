@@ -2187,10 +2187,14 @@ JOIN "anon_private"."visits__person_map" AS m
 JOIN "anon_private"."visits__item_map" AS f
   ON f.safb = m.safb AND f.item = CAST(s."disease" AS TEXT);
 
+SET "max_parallel_workers_per_gather" = 1;
+
 CREATE TABLE "anon"."visits" AS
 SELECT
   *
 FROM "anon_private"."visits__released";
+
+SET "max_parallel_workers_per_gather" = 2;
 
 CREATE VIEW "anon_private"."visits__released_by_person" AS
 SELECT
@@ -2216,10 +2220,14 @@ JOIN (
 ) AS fp
   ON fp.safb = m.safb;
 
+SET "max_parallel_workers_per_gather" = 1;
+
 CREATE TABLE "anon"."visits__by_person" AS
 SELECT
   *
 FROM "anon_private"."visits__released_by_person";
+
+SET "max_parallel_workers_per_gather" = 2;
 
 CREATE TABLE "anon"."visits__classes" AS
 SELECT
