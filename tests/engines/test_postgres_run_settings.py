@@ -75,7 +75,7 @@ def test_a_failed_run_sets_them_back_and_a_spec_setting_is_kept(
         assert current(engine)["work_mem"] == "16MB"
 
 
-WORKERS = PostgresEngine.single_writer_setting[0]
+WORKERS = PostgresEngine.WORKERS_SETTING
 
 
 def _workers_at_history_writes(engine: PostgresEngine, tmp_path: Path) -> list[str]:
@@ -94,16 +94,21 @@ def _workers_at_history_writes(engine: PostgresEngine, tmp_path: Path) -> list[s
     return seen
 
 
-def test_a_history_is_written_with_one_worker_and_the_setting_set_back(
-    pg_database: str, tmp_path: Path
+def test_a_history_is_written_with_a_core_left_to_its_leader(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``PostgresEngine.writing_every_row``: the new history's CREATE TABLE AS runs with one
-    parallel worker (its leader writes every row), and the session's value is back after it;
-    a lower session value and a spec's value are kept."""
+    """``PostgresEngine.writing_every_row``: on a server of two cores the new history's CREATE
+    TABLE AS runs with one parallel worker (its leader writes every row), and the session's
+    value is back after it; with cores to spare, on a remote server (cores unknown), under a
+    lower session value or a spec's value, the setting is kept."""
     with PostgresEngine(pg_database) as engine:
+        assert engine.server_cores() is not None  # the tests' server is on 127.0.0.1
         load_people(engine)
         engine.execute(f"SET {WORKERS} = 3")
-        assert _workers_at_history_writes(engine, tmp_path) == ["1"]
+        for cores, workers in ((2, "1"), (3, "2"), (8, "3"), (None, "3")):
+            monkeypatch.setattr(engine, "server_cores", lambda cores=cores: cores)
+            assert _workers_at_history_writes(engine, tmp_path) == [workers]
+        monkeypatch.setattr(engine, "server_cores", lambda: 2)
         assert engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0] == "3"
         engine.execute(f"SET {WORKERS} = 0")
         assert _workers_at_history_writes(engine, tmp_path) == ["0"]

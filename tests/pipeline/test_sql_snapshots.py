@@ -17,6 +17,7 @@ from sql_snapshots import compare
 
 from anonsql import api
 from anonsql.engines import Engine
+from anonsql.engines.postgres.engine import PostgresEngine
 
 _RUN_ID = re.compile(r"anonsql_work_[0-9a-f]{12}")
 _ARROW_VIEW = re.compile(r"__anonsql_arrow_[0-9]+")
@@ -27,6 +28,13 @@ _LOCK_KEY = re.compile(r"(ADVISORY_(?:UN)?LOCK)\([0-9]+\)")
 _TIMESTAMP = re.compile(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00'")
 _SHA256 = re.compile(r"'[0-9a-f]{64}'")
 _RUN_LITERAL = re.compile(r"'[0-9a-f]{12}'")
+
+
+@pytest.fixture(autouse=True)
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL's workers for a table of every row follow the server's cores
+    (``PostgresEngine.writing_every_row``): the snapshots are of a two-core machine's run."""
+    monkeypatch.setattr(PostgresEngine, "server_cores", lambda self: 2)
 
 
 def normalize(statement: str, tmp: Path) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -258,25 +259,37 @@ class PostgresEngine(Engine):
                 for name, value in before:
                     self._housekeeping(self.sql.render("set_setting", name=name, value=value))
 
-    #: The setting :meth:`writing_every_row` lowers, and the value it lowers it to.
-    single_writer_setting: ClassVar[tuple[str, int]] = ("max_parallel_workers_per_gather", 1)
+    #: The setting :meth:`writing_every_row` lowers.
+    WORKERS_SETTING: ClassVar[str] = "max_parallel_workers_per_gather"
+
+    def server_cores(self) -> int | None:
+        """The cores of the server's machine, when it is this machine (a Unix socket or a
+        loopback address: the cores this process may use); None for a remote server, whose
+        core count PostgreSQL does not tell a client."""
+        host = self.con.info.host
+        if not (host.startswith("/") or host in {"localhost", "127.0.0.1", "::1"}):
+            return None
+        affinity = getattr(os, "sched_getaffinity", None)
+        return len(affinity(0)) if affinity is not None else os.cpu_count()
 
     @contextmanager
     def writing_every_row(self) -> Iterator[None]:
-        """One parallel worker for a ``CREATE TABLE AS`` of every source row. Its leader
-        process writes every row (PostgreSQL 15 has no parallel insert) and is the bottleneck:
-        one worker joining and hashing rows feeds it faster than it writes them, and a second
-        competes with it for a core. A new history of 1e7 rows on two cores: 19.6 s with one
-        worker against 25.7 s with two (23.4 s with two and a leader that only writes; 34.6 s
-        with none). A value the spec gives (``engine_settings``) is the spec's; a lower one
-        the session has is kept."""
-        name, workers = self.single_writer_setting
-        if name in self.spec_settings:
+        """Parallel workers for a ``CREATE TABLE AS`` of every source row, so that its leader
+        keeps a core of its own: the leader writes every row (PostgreSQL 15 has no parallel
+        insert) and the workers join and hash them; a worker on the leader's core slows the
+        write. A new history of 1e7 rows on a two-core machine: 19.6 s with one worker against
+        25.7 s with two (23.4 s with two and a leader that only writes; 34.6 s with none).
+        Where the server's cores are not known (a remote server) or leave a core to the
+        leader, the session's setting is kept, as is a value the spec gives
+        (``engine_settings``)."""
+        name, cores = self.WORKERS_SETTING, self.server_cores()
+        if name in self.spec_settings or cores is None:
             yield
             return
         # not counted as the run's statements (as the run's settings), so counts match DuckDB's
-        before = str(self._fetchall(self.sql.render("settings/current", name=name))[0][0])
-        if int(before) <= workers:
+        before = int(self._fetchall(self.sql.render("settings/current", name=name))[0][0])
+        workers = max(1, cores - 1)
+        if before <= workers:
             yield
             return
         self._housekeeping(self.sql.render("set_setting", name=name, value=workers))
@@ -285,7 +298,7 @@ class PostgresEngine(Engine):
         finally:
             # a failed statement aborted the transaction: its rollback sets the value back
             with contextlib.suppress(EngineError):
-                self._housekeeping(self.sql.render("set_setting", name=name, value=int(before)))
+                self._housekeeping(self.sql.render("set_setting", name=name, value=before))
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

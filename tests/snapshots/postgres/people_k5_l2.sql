@@ -32,9 +32,32 @@ SELECT
 FROM "main"."people" AS src;
 
 SELECT
-  COUNT("name") AS "rows0",
-  COUNT(DISTINCT "name") AS "distinct0"
-FROM "main"."people" AS src;
+  "c0".n AS "rows0",
+  "c0".d AS "distinct0"
+FROM (
+  SELECT
+    SUM(p.n) AS n,
+    SUM(p.d) AS d
+  FROM (
+    SELECT
+      COUNT(src."name") AS n,
+      COUNT(DISTINCT src."name") AS d
+    FROM "main"."people" AS src
+    WHERE
+      (
+        HASHTEXTEXTENDED(CAST(src."name" AS TEXT), 0) & 1
+      ) = 0
+    UNION ALL
+    SELECT
+      COUNT(src."name") AS n,
+      COUNT(DISTINCT src."name") AS d
+    FROM "main"."people" AS src
+    WHERE
+      (
+        HASHTEXTEXTENDED(CAST(src."name" AS TEXT), 0) & 1
+      ) = 1
+  ) AS p
+) AS "c0";
 
 WITH determines AS (
   SELECT
@@ -594,15 +617,41 @@ SELECT
 FROM "anon_private"."people__held" AS h;
 
 SELECT
-  COUNT(*) AS n,
-  COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
-  COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
-  COUNT(DISTINCT k.h) AS distinct_keys
+  SUM(p.n) AS n,
+  SUM(p.first_sum) AS first_sum,
+  SUM(p.second_sum) AS second_sum,
+  SUM(p.distinct_keys) AS distinct_keys
 FROM (
   SELECT
-    r."__anonsql_row_hash" AS h
-  FROM "anonsql_work_RUN"."v_placed_keys" AS r
-) AS k;
+    COUNT(*) AS n,
+    COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+    COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
+    COUNT(DISTINCT k.h) AS distinct_keys
+  FROM (
+    SELECT
+      r."__anonsql_row_hash" AS h
+    FROM "anonsql_work_RUN"."v_placed_keys" AS r
+  ) AS k
+  WHERE
+    (
+      k.h & 1
+    ) = 0
+  UNION ALL
+  SELECT
+    COUNT(*) AS n,
+    COALESCE(SUM(k.h % 1000000007), 0) AS first_sum,
+    COALESCE(SUM(k.h % 998244353), 0) AS second_sum,
+    COUNT(DISTINCT k.h) AS distinct_keys
+  FROM (
+    SELECT
+      r."__anonsql_row_hash" AS h
+    FROM "anonsql_work_RUN"."v_placed_keys" AS r
+  ) AS k
+  WHERE
+    (
+      k.h & 1
+    ) <> 0 OR k.h IS NULL
+) AS p;
 
 DROP VIEW IF EXISTS "anonsql_work_RUN"."v_placed_keys";
 
