@@ -53,7 +53,7 @@ test-spark: $(VENV)/.spark-installed
 	$(SPARK_TESTS) tests/engines tests/conformance/test_model_conformance.py \
 		tests/conformance/test_metric_conformance.py tests/algorithms/mondrian/test_in_memory.py \
 		tests/algorithms/one_d/test_hilbert.py tests/metrics/test_class_table_measures.py \
-		tests/dbt/test_privacy_tests.py
+		tests/dbt/test_privacy_tests.py tests/pipeline/test_counted_rows.py
 	ANONSQL_SPARK_TOPOLOGY=connect $(VENV)/bin/python -m pytest -q -p no:xdist --durations=10 \
 		-m spark tests/conformance/test_model_conformance.py tests/engines/test_spark.py \
 		-k "$(SPARK_CONNECT_SELECTION)"
