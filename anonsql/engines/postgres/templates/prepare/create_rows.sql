@@ -8,8 +8,8 @@
    tables and grouped again by their codes (two values of one text share a leaf), unless
    ``distinct_leaves`` (every categorical column is text: anonsql.prepare.prepare.leaves_distinct)
    says distinct combinations have distinct codes. ``counted``: ``source`` is the source's
-   counted rows (anonsql.sql.CountedRows), ``counted`` their count column, summed. At 1e7 rows PostgreSQL probed each of six
-   leaf tables with every source row (about 6 s of the statement's 18 s, in three processes);
+   counted rows (anonsql.sql.CountedRows), ``counted`` their count column, summed. At 1e7 rows
+   PostgreSQL probed each of six leaf tables with every source row (about 6 s of the statement's 18 s, in three processes);
    the combinations are ~9 % of the rows. Grouping them again sorted them (2-3.5 s of 15 s). #}
 {% from "prepare/_coded.sql" import coded_qids, coded_columns, leaf_joins %}
 {% set raw = ((dims | map(attribute='column') | list) + (sensitive | map(attribute='column') | list)) | unique(case_sensitive=true) | list %}
