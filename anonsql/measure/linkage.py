@@ -172,8 +172,10 @@ def recovered_rows(
     have every column the query groups by (the query reads distinct combinations only)."""
     if not qids:
         return {}
-    if counted is not None and counted.covers([*columns, *(q.column for q in qids)]):
-        source = counted.relation
+    grouped = [*columns, *(q.column for q in qids)]
+    distinct = False
+    if counted is not None and counted.covers(grouped):
+        source, distinct = counted.relation, counted.grouped_by(grouped)
     sql = engine.sql.render(
         "linked/recovery",
         release=relation,
@@ -182,6 +184,7 @@ def recovered_rows(
         qids=list(qids),
         columns=list(columns),
         weighted=weighted,
+        distinct=distinct,
     )
     if memo is not None and sql in memo:
         return dict(memo[sql])

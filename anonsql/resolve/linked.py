@@ -189,6 +189,11 @@ class LinkageError(SpecError):
         super().__init__(f"columns.{columns[0]}" if columns else "columns", problem, fix)
 
 
+#: The rows an engine's screen of the linked columns may read instead of every row
+#: (PostgreSQL's: engines/postgres/templates/linked/splits.sql).
+SCREEN_ROWS = 100_000
+
+
 def linked_columns(
     engine: Engine,
     source: Relation,
@@ -202,19 +207,17 @@ def linked_columns(
     boolean type (compared with BOOL_AND/BOOL_OR, as PostgreSQL has no MIN of booleans)."""
     found = []
     params = [{"column": q, "boolean": q in boolean} for q in qids]
+    common = {"source": source, "qids": params, "screen_rows": SCREEN_ROWS}
     for column in columns:
-        row = engine.query("linked/splits", source=source, column=column, qids=params, screen=True)[
-            0
-        ]
-        # a screen (Spark's version) proves a quasi-identifier several-valued and split only:
-        # where it found one single-valued or not split, the exact counts decide
+        row = engine.query("linked/splits", column=column, screen=True, **common)[0]
+        # a screen (DuckDB's and Spark's compare hashes, PostgreSQL's reads some rows) proves
+        # a quasi-identifier several-valued and split only: where it found one single-valued
+        # or not split, the exact counts decide
         undecided = any(
             int(row[2 * i] or 0) == 0 or int(row[2 * i + 1] or 0) == 0 for i in range(len(qids))
         )
         if int(row[-1] or 0) and undecided:
-            row = engine.query(
-                "linked/splits", source=source, column=column, qids=params, screen=False
-            )[0]
+            row = engine.query("linked/splits", column=column, screen=False, **common)[0]
         determined = tuple(
             q
             for i, q in enumerate(qids)

@@ -28,6 +28,11 @@ class CountedRows:
     def covers(self, columns: Iterable[str]) -> bool:
         return self.columns.issuperset(columns)
 
+    def grouped_by(self, columns: Iterable[str]) -> bool:
+        """Whether its rows are the distinct combinations of exactly ``columns``: a query
+        reading those combinations needs no grouping of its own."""
+        return self.columns == frozenset(columns)
+
 
 @dataclass(frozen=True)
 class JoinKey:

@@ -1,5 +1,5 @@
 {# The rows the recovery query groups by its grouping sets (linked/recovery.sql): the source
    itself. PostgreSQL has its own (engines/postgres/templates/linked/_source_rows.sql). #}
-{% macro source_rows(source, columns, qids) -%}
+{% macro source_rows(source, columns, qids, distinct) -%}
 {{ source | qname }}
 {%- endmacro %}

@@ -3,14 +3,14 @@
    it), `screened` the flag the query returns. #}
 {% macro low(q, expr) %}{{ 'BOOL_AND' if q.boolean else 'MIN' }}({{ expr }}){% endmacro %}
 {% macro high(q, expr) %}{{ 'BOOL_OR' if q.boolean else 'MAX' }}({{ expr }}){% endmacro %}
-{% macro splits_query(value, screened) -%}
+{% macro splits_query(value, screened, rows=none) -%}
 WITH determines AS (
   SELECT {{ column | ident }} AS p
 {% for q in qids %}
     , {{ low(q, value(q)) }} AS {{ ('lo' ~ loop.index0) | ident }}
     , {{ high(q, value(q)) }} AS {{ ('hi' ~ loop.index0) | ident }}
 {% endfor %}
-  FROM {{ source | qname }} AS s
+  FROM {% if rows is none %}{{ source | qname }}{% else %}(SELECT * FROM {{ source | qname }} LIMIT {{ rows | lit }}){% endif %} AS s
   GROUP BY {{ column | ident }}
 )
 SELECT

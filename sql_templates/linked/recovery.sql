@@ -18,7 +18,8 @@
    took 1.55-1.89 s on PostgreSQL at 1e6 rows against 1.16-1.29 s (DuckDB the same, 0.09 s);
    a categorical value is placed on the line after the grouping, so the join reads distinct
    values only. The rows grouped are ``source_rows`` (linked/_source_rows.sql): the source, or
-   on PostgreSQL its distinct combinations of those columns.
+   on PostgreSQL its distinct combinations of those columns (``distinct``: ``source`` has
+   exactly those, the source's counted rows grouped by them: anonsql.sql.CountedRows).
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
@@ -28,7 +29,7 @@ WITH
 source_values AS MATERIALIZED (
   SELECT {{ key('s.', columns) }}{% for q in qids %}s.{{ q.column | ident }} AS {{ ('v' ~ loop.index0) | ident }}, GROUPING(s.{{ q.column | ident }}) AS {{ ('g' ~ loop.index0) | ident }}{{ ", " if not loop.last }}{% endfor %}
 
-  FROM {{ source_rows(source, columns, qids) }} AS s
+  FROM {{ source_rows(source, columns, qids, distinct | default(false)) }} AS s
   GROUP BY GROUPING SETS ({% for q in qids %}({% for c in columns %}s.{{ c | ident }}, {% endfor %}s.{{ q.column | ident }}){{ ", " if not loop.last }}{% endfor %})
 ),
 {% for q in qids %}

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pytest
 
 from anonsql.engines import Engine
+from anonsql.resolve import linked
 from anonsql.resolve.linked import linked_columns
 from anonsql.sql import TableName
 
@@ -89,14 +90,63 @@ def test_one_valued_or_null_qids_are_not_determined(engine: Engine) -> None:
     assert linked_columns(engine, source, ["key"], ["same", "zero", "flag"], boolean=["flag"]) == []
 
 
+@pytest.mark.parametrize("screen_rows", [100_000, 3])
 @pytest.mark.parametrize("seed", range(12))
-def test_matches_pandas(engine: Engine, seed: int) -> None:
+def test_matches_pandas(
+    engine: Engine, seed: int, screen_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same columns whatever the screen reads: all the rows, or (PostgreSQL's, which
+    reads the source's first rows) only three."""
+    monkeypatch.setattr(linked, "SCREEN_ROWS", screen_rows)
     table = random_table(seed)
     source = TableName(f"linked_{seed}", "main")
     engine.load_arrow(source, table)
     found = linked_columns(engine, source, ["key"], QIDS, boolean=["flag"])
     got = found[0].determines if found else ()
     assert got == determined_by_pandas(table, "key")
+
+
+@pytest.mark.postgres
+def test_postgres_screens_some_rows_and_confirms_exactly(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL's linked-column check reads the source's first rows and asks for the
+    counts over every row only where they cannot decide: a column that determines nothing in
+    one query over three rows, one that determines a quasi-identifier in two; a column whose
+    first three rows determine a quasi-identifier that a later row splits is not linked."""
+    from anonsql.engines import PostgresEngine
+    from anonsql.resolve.linked import LinkedColumn
+
+    monkeypatch.setattr(linked, "SCREEN_ROWS", 3)
+    frame = pa.table(
+        {
+            "city": ["Lyon", "Paris", "Lyon", "Paris", "Nice", None],
+            "zip": ["69", "75", "69", "75", "06", "06"],  # determines city (NULL ignored)
+            "note": ["a", "a", "b", "b", "a", "b"],  # splits all in the first three rows
+            "late": ["x", "y", "x", "y", "x", "z"],  # a fifth row splits city
+            "flag": [True, False, False, True, False, True],
+            "age": [30, 31, 31, 30, 30, 31],
+        }
+    )
+    table = TableName("cities", "main")
+    with PostgresEngine(pg_database) as pg:
+        pg.load_arrow(table, frame)
+        for column, queries, expected in (
+            ("note", 1, []),
+            ("zip", 2, [LinkedColumn("zip", ("city",))]),
+            ("late", 2, []),
+        ):
+            sent: list[str] = []
+            pg.listeners.append(sent.append)
+            try:
+                found = linked_columns(
+                    pg, table, [column], ["city", "age", "flag"], boolean={"flag"}
+                )
+            finally:
+                pg.listeners.remove(sent.append)
+            assert found == expected, column
+            assert sum("LIMIT 3" in sql for sql in sent) == 1, column
+            assert sum("determines" in sql for sql in sent) == queries, column
 
 
 def test_duckdb_screens_by_hash_and_confirms_exactly() -> None:

@@ -68,7 +68,12 @@ WITH determines AS (
     MAX("city") AS "hi1",
     MIN("income") AS "lo2",
     MAX("income") AS "hi2"
-  FROM "main"."people" AS s
+  FROM (
+    SELECT
+      *
+    FROM "main"."people"
+    LIMIT 100000
+  ) AS s
   GROUP BY
     "disease"
 )
@@ -79,7 +84,7 @@ SELECT
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
   SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
-  0 AS screened
+  1 AS screened
 FROM determines;
 
 WITH determines AS (
@@ -91,7 +96,12 @@ WITH determines AS (
     MAX("city") AS "hi1",
     MIN("income") AS "lo2",
     MAX("income") AS "hi2"
-  FROM "main"."people" AS s
+  FROM (
+    SELECT
+      *
+    FROM "main"."people"
+    LIMIT 100000
+  ) AS s
   GROUP BY
     "note"
 )
@@ -102,7 +112,7 @@ SELECT
   SUM(CASE WHEN "lo1" <> "hi1" THEN 1 ELSE 0 END) AS "split1",
   CASE WHEN MIN("lo2") <> MAX("hi2") THEN 1 ELSE 0 END AS "several2",
   SUM(CASE WHEN "lo2" <> "hi2" THEN 1 ELSE 0 END) AS "split2",
-  0 AS screened
+  1 AS screened
 FROM determines;
 
 SELECT

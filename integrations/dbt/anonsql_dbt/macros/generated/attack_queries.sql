@@ -45,11 +45,11 @@ SELECT
 FROM stats
 {%- endmacro %}
 
-{% macro linked_recovery(qids, columns, nodes, release, source, weighted) -%}
-  {{ return(adapter.dispatch('linked_recovery', 'anonsql_dbt')(qids, columns, nodes, release, source, weighted)) }}
+{% macro linked_recovery(qids, columns, distinct, nodes, release, source, weighted) -%}
+  {{ return(adapter.dispatch('linked_recovery', 'anonsql_dbt')(qids, columns, distinct, nodes, release, source, weighted)) }}
 {%- endmacro %}
 
-{% macro default__linked_recovery(qids, columns, nodes, release, source, weighted) -%}
+{% macro default__linked_recovery(qids, columns, distinct, nodes, release, source, weighted) -%}
 {# Recovery (docs/security.md, "Linkage"): per quasi-identifier q, the rows of `release` whose
    q is published generalized (its interval or hierarchy node covers two or more values) and
    for which exactly one value v inside that generalization occurs in `source` together with
@@ -70,7 +70,8 @@ FROM stats
    took 1.55-1.89 s on PostgreSQL at 1e6 rows against 1.16-1.29 s (DuckDB the same, 0.09 s);
    a categorical value is placed on the line after the grouping, so the join reads distinct
    values only. The rows grouped are ``source_rows`` (linked/_source_rows.sql): the source, or
-   on PostgreSQL its distinct combinations of those columns.
+   on PostgreSQL its distinct combinations of those columns (``distinct``: ``source`` has
+   exactly those, the source's counted rows grouped by them: anonsql.sql.CountedRows).
 
    One row per quasi-identifier with a generalized row: (q, recovered rows). `weighted`:
    `release` is grouped already, `__anonsql_rows` rows per group. #}
@@ -80,7 +81,7 @@ WITH
 source_values AS MATERIALIZED (
   SELECT {{ anonsql_dbt.linked__key('s.', columns) }}{% for q in qids %}s.{{ anonsql_dbt.ident(q.column) }} AS {{ anonsql_dbt.ident(('v' ~ loop.index0)) }}, GROUPING(s.{{ anonsql_dbt.ident(q.column) }}) AS {{ anonsql_dbt.ident(('g' ~ loop.index0)) }}{{ ", " if not loop.last }}{% endfor %}
 
-  FROM {{ anonsql_dbt.linked__source_rows(source, columns, qids) }} AS s
+  FROM {{ anonsql_dbt.linked__source_rows(source, columns, qids, distinct | default(false)) }} AS s
   GROUP BY GROUPING SETS ({% for q in qids %}({% for c in columns %}s.{{ anonsql_dbt.ident(c) }}, {% endfor %}s.{{ anonsql_dbt.ident(q.column) }}){{ ", " if not loop.last }}{% endfor %})
 ),
 {% for q in qids %}

@@ -4,14 +4,14 @@
    it), `screened` the flag the query returns. #}
 {% macro linked__low(q, expr) %}{{ 'BOOL_AND' if q.boolean else 'MIN' }}({{ expr }}){% endmacro %}
 {% macro linked__high(q, expr) %}{{ 'BOOL_OR' if q.boolean else 'MAX' }}({{ expr }}){% endmacro %}
-{% macro linked__splits_query(value, screened) -%}
+{% macro linked__splits_query(value, screened, rows=none) -%}
 WITH determines AS (
   SELECT {{ anonsql_dbt.ident(column) }} AS p
 {% for q in qids %}
     , {{ anonsql_dbt.linked__low(q, value(q)) }} AS {{ anonsql_dbt.ident(('lo' ~ loop.index0)) }}
     , {{ anonsql_dbt.linked__high(q, value(q)) }} AS {{ anonsql_dbt.ident(('hi' ~ loop.index0)) }}
 {% endfor %}
-  FROM {{ anonsql_dbt.qname(source) }} AS s
+  FROM {% if rows is none %}{{ anonsql_dbt.qname(source) }}{% else %}(SELECT * FROM {{ anonsql_dbt.qname(source) }} LIMIT {{ anonsql_dbt.lit(rows) }}){% endif %} AS s
   GROUP BY {{ anonsql_dbt.ident(column) }}
 )
 SELECT
