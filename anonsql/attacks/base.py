@@ -20,7 +20,7 @@ A new attack is one module subclassing :class:`Attack` plus its line in
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -167,6 +167,9 @@ class AttackContext:
     #: The source and the quasi-identifiers as the recovery measure reads them
     #: (:mod:`anonsql.measure.linkage`); None where the release has no readable source.
     recovery: RecoverySource | None = None
+    #: The columns ``relation`` is grouped by when ``counted`` (its rows are their distinct
+    #: combinations): a query grouping by exactly these reads the rows as they are.
+    grouped_by: frozenset[str] = frozenset()
     #: ``attacks/groups`` rows already read, by known columns (singling out and linkability
     #: read the same grouping for the same adversary: one query each, not two).
     _groups: dict[tuple[str, ...], tuple[Any, ...]] = field(
@@ -178,9 +181,19 @@ class AttackContext:
         the smallest group, rows), read once per set of known columns."""
         if known not in self._groups:
             self._groups[known] = self.engine.query(
-                "attacks/groups", relation=self.relation, known=list(known), counted=self.counted
+                "attacks/groups",
+                relation=self.relation,
+                known=list(known),
+                counted=self.counted,
+                distinct=self.distinct_on(known),
             )[0]
         return self._groups[known]
+
+    def distinct_on(self, columns: Sequence[str]) -> bool:
+        """Whether the relation's rows are the distinct combinations of exactly ``columns``
+        (a grouping by them: at 1e7 rows PostgreSQL grouped the 380,000 groups again in 1.4 s
+        of the inference attack's 2.3 s)."""
+        return self.counted and self.grouped_by == frozenset(columns)
 
     def adversaries(self) -> list[tuple[tuple[str, ...], str]]:
         """(the columns an adversary knows, which adversary: ``certified`` or ``columns``)."""

@@ -34,6 +34,7 @@ class AttributeInference(Attack):
                     known=list(known),
                     column=column,
                     counted=ctx.counted,
+                    distinct=ctx.distinct_on([*known, column]),
                 )[0]
                 rows = int(rows)
                 q = share(int(baseline), rows)

@@ -87,6 +87,7 @@ def publish_context(release: BuiltRelease) -> AttackContext:
         e,
         relation,
         counted,
+        grouped_by=grouping.columns if grouping else frozenset(),
         qids=[d.column for d in ws.dimensions],
         linked=[c.column for c in resolved.linked],
         # every sensitive column, whether or not a model reads it: what the release protects
@@ -173,6 +174,7 @@ def _context(
     individuals: int,
     unit: str,
     recovery: RecoverySource | None = None,
+    grouped_by: frozenset[str] = frozenset(),
 ) -> AttackContext:
     present = {c.name for c in engine.columns(relation) or []}
     sensitive = [c for c in sensitive if c in present]
@@ -191,6 +193,7 @@ def _context(
         individuals=individuals,
         unit=unit,
         recovery=recovery,
+        grouped_by=grouped_by,
     )
 
 

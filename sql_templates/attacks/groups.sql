@@ -6,4 +6,4 @@ SELECT
   CAST(COALESCE(SUM(CASE WHEN g.n = 1 THEN 1 ELSE 0 END), 0) AS BIGINT) AS isolated,
   CAST(COALESCE(MIN(g.n), 0) AS BIGINT) AS smallest,
   CAST(COALESCE(SUM(g.n), 0) AS BIGINT) AS rows
-FROM ({{ grouped(relation, known, [], counted) }}) AS g
+FROM ({{ grouped(relation, known, [], counted, distinct | default(false)) }}) AS g

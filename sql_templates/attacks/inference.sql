@@ -7,7 +7,7 @@
    two references cost 10 jobs, 3.5 s at 1e7 rows. #}
 {% from "attacks/_groups.sql" import grouped, keys %}
 WITH cells AS (
-  {{ grouped(relation, known, [column], counted) }}
+  {{ grouped(relation, known, [column], counted, distinct | default(false)) }}
 ),
 stats AS (
   SELECT GROUPING(a0) AS per_group, SUM(n) AS n, MAX(n) AS top

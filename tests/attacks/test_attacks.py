@@ -3,6 +3,7 @@ pandas recomputation on random tables, on every engine."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -201,17 +202,28 @@ def pandas_attacks(
         max_size=30,
     ),
     suppressed=st.integers(0, 5),
+    grouped=st.booleans(),
 )
 def test_the_attacks_match_a_pandas_recomputation(
-    engine: Engine, rows: list[tuple[str, str, str, str]], suppressed: int
+    engine: Engine, rows: list[tuple[str, str, str, str]], suppressed: int, grouped: bool
 ) -> None:
-    columns = {
-        name: [r[i] for r in rows] for i, name in enumerate(["age", "zip", "note", "disease"])
-    }
+    """Row by row, or read from the rows grouped by every column (as the publish step groups
+    a release: the columns adversary's inference then reads the groups as they are)."""
+    names = ["age", "zip", "note", "disease"]
+    columns = {name: [r[i] for r in rows] for i, name in enumerate(names)}
     individuals = len(rows) + suppressed
     ctx = context(
         engine, columns, insensitive=["note"], sensitive=["disease"], individuals=individuals
     )
+    if grouped:
+        counts = pd.DataFrame(columns).value_counts().reset_index(name="__anonsql_rows")
+        groups = TableName(f"grouped{next(_tables)}")
+        engine.load_arrow(groups, pa.Table.from_pandas(counts, preserve_index=False))
+        engine.drop(ctx.relation)
+        ctx = dataclasses.replace(
+            ctx, relation=groups, counted=True, grouped_by=frozenset(names)
+        )
+        assert ctx.distinct_on(["age", "zip", "note", "disease"])
     results = run_attacks(ctx)
     frame = pd.DataFrame(columns)
     for adversary, known in (("certified", ["age", "zip"]), ("columns", ["age", "zip", "note"])):

@@ -1166,9 +1166,9 @@ SELECT
   CAST(SUM(CASE WHEN per_group = 0 THEN 1 ELSE 0 END) AS BIGINT) AS domain
 FROM stats;
 WITH cells AS (
-  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+  SELECT "age" AS "k0", "city" AS "k1", "income" AS "k2", "note" AS "k3", "disease" AS "a0", CAST("__anonsql_rows" AS BIGINT) AS n
 FROM "anon_private"."people__version_groups" AS r
-GROUP BY "age", "city", "income", "note", "disease"
+
 ),
 stats AS (
   SELECT GROUPING(a0) AS per_group, SUM(n) AS n, MAX(n) AS top

@@ -905,14 +905,8 @@ WITH cells AS (
     "income" AS "k2",
     "note" AS "k3",
     "disease" AS "a0",
-    CAST(SUM("__anonsql_rows") AS BIGINT) AS n
+    CAST("__anonsql_rows" AS BIGINT) AS n
   FROM "anon_private"."people__version_groups" AS r
-  GROUP BY
-    "age",
-    "city",
-    "income",
-    "note",
-    "disease"
 ), stats AS (
   SELECT
     GROUPING(a0) AS per_group,

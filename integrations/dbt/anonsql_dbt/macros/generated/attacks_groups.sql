@@ -2,10 +2,13 @@
 {# The adversary's view of a release: its rows grouped by the columns they know (`known`: the
    published quasi-identifiers and the columns beside them), and by `also` (e.g. a sensitive
    column), `n` rows each. `counted`: the relation is already grouped (publish/refined.sql,
-   `__anonsql_rows` rows per group) and is summed. #}
-{% macro attacks__grouped(relation, known, also, counted) -%}
-SELECT {% for c in known %}{{ anonsql_dbt.ident(c) }} AS {{ anonsql_dbt.ident(('k' ~ loop.index0)) }}, {% endfor %}{% for c in also %}{{ anonsql_dbt.ident(c) }} AS {{ anonsql_dbt.ident(('a' ~ loop.index0)) }}, {% endfor %}{% if counted %}CAST(SUM({{ anonsql_dbt.ident('__anonsql_rows') }}) AS BIGINT){% else %}CAST(COUNT(*) AS BIGINT){% endif %} AS n
+   `__anonsql_rows` rows per group) and is summed; `distinct`: grouped by exactly these
+   columns, its groups are read as they are. #}
+{% macro attacks__grouped(relation, known, also, counted, distinct=false) -%}
+SELECT {% for c in known %}{{ anonsql_dbt.ident(c) }} AS {{ anonsql_dbt.ident(('k' ~ loop.index0)) }}, {% endfor %}{% for c in also %}{{ anonsql_dbt.ident(c) }} AS {{ anonsql_dbt.ident(('a' ~ loop.index0)) }}, {% endfor %}{% if counted and distinct %}CAST({{ anonsql_dbt.ident('__anonsql_rows') }} AS BIGINT){% elif counted %}CAST(SUM({{ anonsql_dbt.ident('__anonsql_rows') }}) AS BIGINT){% else %}CAST(COUNT(*) AS BIGINT){% endif %} AS n
 FROM {{ anonsql_dbt.qname(relation) }} AS r
-GROUP BY {% for c in known + also %}{{ anonsql_dbt.ident(c) }}{{ ", " if not loop.last }}{% endfor %}{%- endmacro %}
+{% if not (counted and distinct) %}
+GROUP BY {% for c in known + also %}{{ anonsql_dbt.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
+{% endif %}{%- endmacro %}
 {% macro attacks__keys(known) -%}
 {% for c in known %}{{ anonsql_dbt.ident(('k' ~ loop.index0)) }}{{ ", " if not loop.last }}{% endfor %}{%- endmacro %}
