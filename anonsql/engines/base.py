@@ -375,6 +375,13 @@ class Engine(ABC):
         default; PostgreSQL's, :meth:`PostgresEngine.writing_every_row`)."""
         yield
 
+    @contextmanager
+    def serial(self) -> Iterator[None]:
+        """Around a statement that groups rows into nearly as many groups (the working rows
+        summed from the counted rows): the engine's settings for running it in one process
+        (none by default; PostgreSQL's, :meth:`PostgresEngine.serial`)."""
+        yield
+
     def scratch(self, target: TableName, data: pa.Table) -> TableName:
         """A small table the next statements of a run read (a round's decisions), replacing the
         previous one of that name; returns the name to read it by. By default it is (re)created

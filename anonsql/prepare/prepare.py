@@ -101,17 +101,18 @@ def prepare(resolved: Resolved, hierarchies: Hierarchies, engine: Engine, run_id
     counted = counted_rows(resolved, workspace) if weight else None
     workspace = replace(workspace, weight=weight, counted=counted)
     rows = workspace.work("rows")
-    engine.run(
-        "prepare/create_rows",
-        rows=rows,
-        source=counted.relation if counted else source,
-        counted=counted.count if counted else None,
-        dims=dims,
-        sensitive=resolved.sensitive,
-        leaves=leaves,
-        weight=weight,
-        distinct_leaves=leaves_distinct(resolved, dims),
-    )
+    with engine.serial() if counted else contextlib.nullcontext():
+        engine.run(
+            "prepare/create_rows",
+            rows=rows,
+            source=counted.relation if counted else source,
+            counted=counted.count if counted else None,
+            dims=dims,
+            sensitive=resolved.sensitive,
+            leaves=leaves,
+            weight=weight,
+            distinct_leaves=leaves_distinct(resolved, dims),
+        )
     # the rows join each categorical value to its leaf, so a value that is not a leaf drops its
     # row: rows (or weights) as many as the source's rows mean every value is covered, and the
     # scan of the source that names the columns runs only when they fall short (on Spark a

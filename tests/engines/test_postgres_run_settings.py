@@ -6,6 +6,7 @@ counted as the run's statements."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -115,3 +116,40 @@ def test_a_history_is_written_with_a_core_left_to_its_leader(
         engine.apply_settings({WORKERS: 4})
         assert _workers_at_history_writes(engine, tmp_path) == ["4"]
         assert engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0] == "4"
+
+
+def test_the_working_rows_are_summed_from_the_counted_rows_in_one_process(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PostgresEngine.serial``: the working rows summed from the counted rows (their groups
+    nearly as many as the counted rows) run with no parallel workers, and the session's value
+    is back after them; a spec's value is kept."""
+    spec = people_spec(tmp_path, algorithm={"mondrian": {"weighted_from_rows": 0}})
+    working_rows = re.compile(r'\s*CREATE UNLOGGED TABLE \S+\."rows" AS')
+    # the people's rows are all distinct: counted rows are kept however many they are
+    prepare_module = importlib.import_module("anonsql.prepare.prepare")
+    monkeypatch.setattr(prepare_module, "COUNTED_MAX_SHARE", 1.0)
+
+    def workers_at_working_rows(engine: PostgresEngine) -> list[str]:
+        seen: list[str] = []
+
+        def listen(sql: str) -> None:
+            if working_rows.match(sql):
+                read = "counted" if '."counted"' in sql else "source"
+                workers = engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0]
+                seen.append(f"{workers} {read}")
+
+        engine.listeners.append(listen)
+        try:
+            api.run(spec, engine=engine, replace=True)
+        finally:
+            engine.listeners.remove(listen)
+        return seen
+
+    with PostgresEngine(pg_database) as engine:
+        load_people(engine)
+        engine.execute(f"SET {WORKERS} = 3")
+        assert workers_at_working_rows(engine) == ["0 counted"]
+        assert engine._fetchall(f"SELECT current_setting('{WORKERS}')")[0][0] == "3"
+        engine.apply_settings({WORKERS: 2})
+        assert workers_at_working_rows(engine) == ["2 counted"]

@@ -282,13 +282,30 @@ class PostgresEngine(Engine):
         Where the server's cores are not known (a remote server) or leave a core to the
         leader, the session's setting is kept, as is a value the spec gives
         (``engine_settings``)."""
-        name, cores = self.WORKERS_SETTING, self.server_cores()
-        if name in self.spec_settings or cores is None:
+        cores = self.server_cores()
+        with self._at_most_workers(None if cores is None else max(1, cores - 1)):
+            yield
+
+    @contextmanager
+    def serial(self) -> Iterator[None]:
+        """No parallel workers for a grouping of rows that are nearly all distinct groups
+        (the working rows summed from the counted rows): each worker's partial groups are
+        nearly as many as its rows, and the leader merges them all again in one process.
+        1.1M counted rows into 885,000 working rows at 1e7: 3.7 s serial against 4.8 s with
+        two workers. A value the spec gives (``engine_settings``) is kept."""
+        with self._at_most_workers(0):
+            yield
+
+    @contextmanager
+    def _at_most_workers(self, workers: int | None) -> Iterator[None]:
+        """The session's parallel workers per gather lowered to ``workers`` for the block
+        (None, or a value the spec gives: unchanged), then set back."""
+        name = self.WORKERS_SETTING
+        if name in self.spec_settings or workers is None:
             yield
             return
         # not counted as the run's statements (as the run's settings), so counts match DuckDB's
         before = int(self._fetchall(self.sql.render("settings/current", name=name))[0][0])
-        workers = max(1, cores - 1)
         if before <= workers:
             yield
             return
