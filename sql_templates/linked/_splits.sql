@@ -10,7 +10,7 @@ WITH determines AS (
     , {{ low(q, value(q)) }} AS {{ ('lo' ~ loop.index0) | ident }}
     , {{ high(q, value(q)) }} AS {{ ('hi' ~ loop.index0) | ident }}
 {% endfor %}
-  FROM {% if rows is none %}{{ source | qname }}{% else %}(SELECT * FROM {{ source | qname }} LIMIT {{ rows | lit }}){% endif %} AS s
+  FROM {% if rows is none %}{{ source | qname }}{% else %}(SELECT * FROM {{ source | qname }} AS l LIMIT {{ rows | lit }}){% endif %} AS s
   GROUP BY {{ column | ident }}
 )
 SELECT

@@ -71,7 +71,7 @@ WITH determines AS (
   FROM (
     SELECT
       *
-    FROM "main"."people"
+    FROM "main"."people" AS l
     LIMIT 100000
   ) AS s
   GROUP BY
@@ -99,7 +99,7 @@ WITH determines AS (
   FROM (
     SELECT
       *
-    FROM "main"."people"
+    FROM "main"."people" AS l
     LIMIT 100000
   ) AS s
   GROUP BY

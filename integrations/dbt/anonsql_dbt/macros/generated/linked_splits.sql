@@ -11,7 +11,7 @@ WITH determines AS (
     , {{ anonsql_dbt.linked__low(q, value(q)) }} AS {{ anonsql_dbt.ident(('lo' ~ loop.index0)) }}
     , {{ anonsql_dbt.linked__high(q, value(q)) }} AS {{ anonsql_dbt.ident(('hi' ~ loop.index0)) }}
 {% endfor %}
-  FROM {% if rows is none %}{{ anonsql_dbt.qname(source) }}{% else %}(SELECT * FROM {{ anonsql_dbt.qname(source) }} LIMIT {{ anonsql_dbt.lit(rows) }}){% endif %} AS s
+  FROM {% if rows is none %}{{ anonsql_dbt.qname(source) }}{% else %}(SELECT * FROM {{ anonsql_dbt.qname(source) }} AS l LIMIT {{ anonsql_dbt.lit(rows) }}){% endif %} AS s
   GROUP BY {{ anonsql_dbt.ident(column) }}
 )
 SELECT
