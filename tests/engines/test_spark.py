@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 import sqlglot
 from engine_configs import CONFIGS
-from helpers import load_people, people_spec, snapshot
+from helpers import load_people, people_spec, recorded, snapshot
 
 from anonsql import api
 from anonsql.demo import adult_spec
@@ -205,14 +205,10 @@ def test_linked_columns_screen_by_hash_and_confirm_exactly(spark: Engine) -> Non
             )
     spark.load_arrow(table, frame)
     for column, queries in (("note", 1), ("zip", 2)):
-        sent: list[str] = []
-        spark.listeners.append(sent.append)
-        try:
+        with recorded(spark) as sent:
             found = linked_columns(
                 spark, table, [column], ["city", "age", "flag"], boolean={"flag"}
             )
-        finally:
-            spark.listeners.remove(sent.append)
         assert found == expected[column]
         assert sum("determines" in sql for sql in sent) == queries, column
     assert expected["zip"] == [LinkedColumn("zip", ("city",))] and expected["note"] == []

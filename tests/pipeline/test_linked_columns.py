@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 import pytest
+from helpers import recorded
 
 from anonsql.engines import Engine
 from anonsql.resolve import linked
@@ -136,14 +137,10 @@ def test_postgres_screens_some_rows_and_confirms_exactly(
             ("zip", 2, [LinkedColumn("zip", ("city",))]),
             ("late", 2, []),
         ):
-            sent: list[str] = []
-            pg.listeners.append(sent.append)
-            try:
+            with recorded(pg) as sent:
                 found = linked_columns(
                     pg, table, [column], ["city", "age", "flag"], boolean={"flag"}
                 )
-            finally:
-                pg.listeners.remove(sent.append)
             assert found == expected, column
             assert sum("LIMIT 3" in sql for sql in sent) == 1, column
             assert sum("determines" in sql for sql in sent) == queries, column
@@ -173,14 +170,10 @@ def test_duckdb_screens_by_hash_and_confirms_exactly() -> None:
             ("note", 1, []),
             ("zip", 2, [LinkedColumn("zip", ("city",))]),
         ):
-            sent: list[str] = []
-            duck.listeners.append(sent.append)
-            try:
+            with recorded(duck) as sent:
                 found = linked_columns(
                     duck, table, [column], ["city", "age", "flag"], boolean={"flag"}
                 )
-            finally:
-                duck.listeners.remove(sent.append)
             assert found == expected, column
             assert sum("HASH(" in sql.upper() for sql in sent) == 1, column
             assert sum("determines" in sql for sql in sent) == queries, column

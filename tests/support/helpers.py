@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,17 @@ def people_spec(tmp: Path, *, k: int = 5, **overrides: Any) -> dict[str, Any]:
     }
     spec.update(overrides)
     return spec
+
+
+@contextmanager
+def recorded(engine: Engine) -> Iterator[list[str]]:
+    """The statements ``engine`` runs inside the block, in order."""
+    sent: list[str] = []
+    engine.listeners.append(sent.append)
+    try:
+        yield sent
+    finally:
+        engine.listeners.remove(sent.append)
 
 
 def snapshot(engine: Engine, relation: TableName) -> list[tuple[Any, ...]]:
